@@ -1,0 +1,26 @@
+"""py2048: the 2048 game by its official rules, a strong solver, and a fast engine for research."""
+
+from py2048.engine import (
+    BoardError,
+    Direction,
+    Game,
+    GameError,
+    MoveResult,
+    SaveError,
+    can_move,
+    slide,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BoardError",
+    "Direction",
+    "Game",
+    "GameError",
+    "MoveResult",
+    "SaveError",
+    "__version__",
+    "can_move",
+    "slide",
+]

@@ -1,0 +1,253 @@
+"""A game of 2048: board, score, win and keep going, game over, seed, history, saves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from py2048.engine import save
+from py2048.engine.board import (
+    ROW_TABLES,
+    can_move,
+    exponents_from_board,
+    legal_mask,
+    max_exponent,
+    pack_exponents,
+    play,
+    start,
+    unpack,
+    unpack_exponents,
+)
+from py2048.engine.direction import DIRECTIONS, Direction
+from py2048.engine.rng import random_seed, seed_key, validate_seed
+
+WIN_TILE = 1 << save.WIN_EXPONENT
+
+
+class GameError(ValueError):
+    """An action the game's state does not allow (for example Keep going before a win)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What one call of :meth:`Game.step` did."""
+
+    direction: Direction
+    moved: bool
+    """False when the direction changed nothing: then nothing else happened either."""
+    gain: int
+    """Points scored: the sum of the tiles the merges created."""
+    spawned: tuple[int, int, int] | None
+    """The new tile as ``(row, col, value)``, or None when nothing moved."""
+    won: bool
+    """True only on the move that made the game's first 2048."""
+
+
+class Game:
+    """One game, played by :meth:`move`; every spawn follows from ``seed`` (see ``engine.rng``).
+
+    The game keeps accepting moves after a win: a front end shows the win banner while
+    ``won and not keep_going`` and calls :meth:`keep_playing` when the player plays on.
+    """
+
+    __slots__ = (
+        "_hi",
+        "_history",
+        "_keep_going",
+        "_key",
+        "_lo",
+        "_over",
+        "_score",
+        "_seed",
+        "_won",
+    )
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._seed = random_seed() if seed is None else validate_seed(seed)
+        self._key = seed_key(self._seed)
+        lo, hi = start(self._key)
+        self._lo, self._hi = lo, hi
+        self._score = 0
+        self._history = bytearray()
+        self._won = False
+        self._keep_going = False
+        self._over = False
+
+    # --- construction from other states ---------------------------------------------------
+
+    @classmethod
+    def replay(cls, seed: int, moves: Iterable[Direction | str | int]) -> Game:
+        """The game that ``Game(seed)`` becomes after ``moves`` (directions, names or letters).
+
+        Directions that do not move are skipped, as they are in play.
+        """
+        game = cls(seed)
+        for direction in moves:
+            game.move(direction)
+        return game
+
+    @classmethod
+    def from_board(
+        cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: int | None = None
+    ) -> Game:
+        """A game continuing from a given board (for puzzles, tests and analysis).
+
+        Its first spawn is spawn number 2 of ``seed``; ``won`` is set if a 2048 is on the board.
+        """
+        exponents = exponents_from_board(board)
+        state = save.SaveState(
+            exponents=tuple(exponents),
+            score=score,
+            seed=random_seed() if seed is None else validate_seed(seed),
+            history="",
+            won=max(exponents) >= save.WIN_EXPONENT,
+            keep_going=False,
+            over=False,
+        )
+        lo, hi = pack_exponents(exponents)
+        over = not can_move(lo, hi, ROW_TABLES)
+        encoded = save.encode(state) | {"over": over}
+        return cls._restore(save.decode(encoded))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Load a save (see ``py2048.engine.save``); raises SaveError naming any bad field."""
+        return cls._restore(save.loads(text))
+
+    @classmethod
+    def from_dict(cls, obj: object) -> Game:
+        """Load an already-parsed save object; raises SaveError naming any bad field."""
+        return cls._restore(save.decode(obj))
+
+    @classmethod
+    def _restore(cls, state: save.SaveState) -> Game:
+        game = cls.__new__(cls)
+        game._seed = state.seed
+        game._key = seed_key(state.seed)
+        lo, hi = pack_exponents(state.exponents)
+        game._lo, game._hi = lo, hi
+        game._score = state.score
+        game._history = bytearray(state.history, "ascii")
+        game._won = state.won
+        game._keep_going = state.keep_going
+        game._over = state.over
+        return game
+
+    # --- state ------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> list[list[int]]:
+        """The tiles as 4 rows of 4 values, top to bottom (0 = empty); a fresh copy."""
+        return unpack(self._lo, self._hi)
+
+    @property
+    def exponents(self) -> list[int]:
+        """The 16 cells' exponents, row-major (0 empty, 1 for 2, ..., 17 for 131072)."""
+        return unpack_exponents(self._lo, self._hi)
+
+    @property
+    def packed(self) -> tuple[int, int]:
+        """The board as the engine's ``(lo, hi)`` words (see ``py2048.engine.board``)."""
+        return int(self._lo), int(self._hi)
+
+    @property
+    def score(self) -> int:
+        return self._score
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def moves(self) -> int:
+        """The number of real moves made (directions that changed nothing do not count)."""
+        return len(self._history)
+
+    @property
+    def history(self) -> tuple[Direction, ...]:
+        """Every real move so far, in order: with ``seed``, enough to replay the game."""
+        return tuple(Direction.parse(chr(letter)) for letter in self._history)
+
+    @property
+    def won(self) -> bool:
+        """True from the move that made the first 2048 on (also when the game is over)."""
+        return self._won
+
+    @property
+    def keep_going(self) -> bool:
+        """True once the player chose to play on after the win (see :meth:`keep_playing`)."""
+        return self._keep_going
+
+    @property
+    def over(self) -> bool:
+        """True when the board is full and no two neighbours are equal."""
+        return self._over
+
+    @property
+    def max_tile(self) -> int:
+        return 1 << max_exponent(self._lo, self._hi) if self._lo or self._hi else 0
+
+    def legal_moves(self) -> list[Direction]:
+        """The directions that would change the board, in action order (up, right, down, left)."""
+        mask = legal_mask(self._lo, self._hi, ROW_TABLES)
+        return [d for d in DIRECTIONS if mask >> d & 1]
+
+    # --- play -------------------------------------------------------------------------------
+
+    def move(self, direction: Direction | str | int) -> bool:
+        """Play a direction; True if the board moved (and a tile spawned), False if not."""
+        return self.step(direction).moved
+
+    def step(self, direction: Direction | str | int) -> MoveResult:
+        """Play a direction and report what happened."""
+        direction = Direction.parse(direction)
+        lo, hi, gain, cell, exponent = play(
+            self._lo, self._hi, int(direction), self._key, len(self._history) + 2, ROW_TABLES
+        )
+        if cell < 0:
+            return MoveResult(direction, False, 0, None, False)
+        self._lo, self._hi = lo, hi
+        self._score += gain
+        self._history.append(ord(direction.letter))
+        won_now = not self._won and gain >= WIN_TILE and max_exponent(lo, hi) >= save.WIN_EXPONENT
+        if won_now:
+            self._won = True
+        self._over = not can_move(lo, hi, ROW_TABLES)
+        return MoveResult(direction, True, gain, (cell // 4, cell % 4, 1 << exponent), won_now)
+
+    def keep_playing(self) -> None:
+        """The player chose Keep going after the win: front ends stop showing the win banner."""
+        if not self._won:
+            raise GameError("Keep going is only possible after the game is won")
+        self._keep_going = True
+
+    # --- saves ------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """The save object (see ``py2048.engine.save``)."""
+        return save.encode(self._state())
+
+    def to_json(self) -> str:
+        """The save as JSON text; ``Game.from_json`` restores exactly this game."""
+        return save.dumps(self._state())
+
+    def _state(self) -> save.SaveState:
+        return save.SaveState(
+            exponents=tuple(self.exponents),
+            score=self._score,
+            seed=self._seed,
+            history=self._history.decode("ascii"),
+            won=self._won,
+            keep_going=self._keep_going,
+            over=self._over,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(seed={self._seed}, score={self._score}, moves={self.moves}, board={self.board})"
+        )
+
+    def __str__(self) -> str:
+        width = max(len(str(self.max_tile)), 1)
+        rows = [" ".join(f"{v or '.':>{width}}" for v in row) for row in self.board]
+        return "\n".join(rows)

@@ -1,0 +1,193 @@
+"""The JSON save format (version 1) and the validation of untrusted saves.
+
+A save is one JSON object::
+
+    {"format": "py2048", "version": 1,
+     "board": [[0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0], [0, 0, 0, 0]],
+     "score": 0, "seed": 42, "moves": 0, "history": "",
+     "won": false, "keep_going": false, "over": false}
+
+- ``board``: 4 rows of 4 tiles, top to bottom; 0 is empty, tiles are powers of two 2..131072.
+- ``score``: the sum of all merges so far; at most what the tiles on the board could have
+  produced (a tile 2**k holds at most (k-1) * 2**k points of merges).
+- ``seed``: the game's seed (0 <= seed < 2**53); ``moves``: real moves made; ``history``: those
+  moves as letters U, R, D, L. Spawn number ``moves + 2`` comes next (see py2048.engine.rng), so
+  ``Game.replay(seed, history)`` rebuilds a game that started from its seed.
+- ``won``: a 2048 has been made (true exactly when a tile of 2048 or more is on the board);
+  ``keep_going``: the player chose to play on after winning; ``over``: no move is left.
+
+Every field is required and checked; anything wrong raises :class:`SaveError` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from py2048.engine.board import (
+    ROW_TABLES,
+    BoardError,
+    can_move,
+    exponents_from_board,
+    pack_exponents,
+)
+from py2048.engine.rng import validate_seed
+
+FORMAT = "py2048"
+VERSION = 1
+MAX_SAVE_BYTES = 1 << 20
+MAX_MOVES = 1 << 18
+"""No game can last longer: the tiles' sum grows by 2 or 4 a move and stays below 2**19."""
+WIN_EXPONENT = 11
+
+_FIELDS = (
+    "format",
+    "version",
+    "board",
+    "score",
+    "seed",
+    "moves",
+    "history",
+    "won",
+    "keep_going",
+    "over",
+)
+_HISTORY_LETTERS = frozenset("URDL")
+
+
+class SaveError(ValueError):
+    """An unreadable or inconsistent save. ``field`` names the culprit (None for the whole)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(f"save field {field!r}: {message}" if field else message)
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class SaveState:
+    """A validated game state: what a save holds."""
+
+    exponents: tuple[int, ...]
+    score: int
+    seed: int
+    history: str
+    won: bool
+    keep_going: bool
+    over: bool
+
+
+def max_score(exponents: tuple[int, ...] | list[int]) -> int:
+    """The most points the merges behind these tiles can have scored (all spawns being 2s)."""
+    return sum((e - 1) << e for e in exponents if e > 1)
+
+
+def encode(state: SaveState) -> dict[str, Any]:
+    """The save object for ``state`` (ready for json.dumps)."""
+    tiles = [(1 << e) if e else 0 for e in state.exponents]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": [tiles[r * 4 : r * 4 + 4] for r in range(4)],
+        "score": state.score,
+        "seed": state.seed,
+        "moves": len(state.history),
+        "history": state.history,
+        "won": state.won,
+        "keep_going": state.keep_going,
+        "over": state.over,
+    }
+
+
+def dumps(state: SaveState) -> str:
+    """The save as compact JSON text."""
+    return json.dumps(encode(state), separators=(",", ":"))
+
+
+def loads(text: str | bytes) -> SaveState:
+    """Parse and validate JSON save text."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SaveError(f"a save is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_SAVE_BYTES:
+        raise SaveError(f"save is {len(text)} bytes; the limit is {MAX_SAVE_BYTES}")
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SaveError(f"save is not valid JSON: {exc}") from None
+    return decode(obj)
+
+
+def decode(obj: object) -> SaveState:
+    """Validate a parsed save object; raise SaveError naming the first bad field."""
+    if not isinstance(obj, dict):
+        raise SaveError(f"a save is a JSON object, not {type(obj).__name__}")
+    if obj.get("format") != FORMAT:
+        raise SaveError('not a py2048 save (expected "format": "py2048")', "format")
+    version = obj.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise SaveError(f"unsupported version {version!r}; this py2048 reads version 1", "version")
+    missing = [f for f in _FIELDS if f not in obj]
+    if missing:
+        raise SaveError("missing", missing[0])
+    unknown = sorted(set(obj) - set(_FIELDS))
+    if unknown:
+        raise SaveError("unknown field", unknown[0])
+
+    try:
+        exponents = tuple(exponents_from_board(obj["board"], name="board"))
+    except BoardError as exc:
+        raise SaveError(str(exc), "board") from None
+
+    score = _integer(obj, "score")
+    if score < 0:
+        raise SaveError(f"must not be negative, got {score}", "score")
+    if score > max_score(exponents):
+        raise SaveError(
+            f"{score} is more than the tiles on the board can have scored "
+            f"(at most {max_score(exponents)})",
+            "score",
+        )
+
+    try:
+        seed = validate_seed(obj["seed"])
+    except ValueError as exc:
+        raise SaveError(str(exc), "seed") from None
+
+    moves = _integer(obj, "moves")
+    if not 0 <= moves <= MAX_MOVES:
+        raise SaveError(f"must be between 0 and {MAX_MOVES}, got {moves}", "moves")
+    history = obj["history"]
+    if not isinstance(history, str):
+        raise SaveError("must be a string of the letters U, R, D and L", "history")
+    if not _HISTORY_LETTERS.issuperset(history):
+        raise SaveError("must contain only the letters U, R, D and L", "history")
+    if len(history) != moves:
+        raise SaveError(f"holds {len(history)} moves but 'moves' says {moves}", "history")
+
+    won, keep_going, over = (_boolean(obj, f) for f in ("won", "keep_going", "over"))
+    reached_2048 = max(exponents) >= WIN_EXPONENT
+    if won != reached_2048:
+        reason = "a tile of 2048 or more is on the board" if reached_2048 else "no tile of 2048"
+        raise SaveError(f"is {str(won).lower()} but {reason}", "won")
+    if keep_going and not won:
+        raise SaveError("is true but the game has not been won", "keep_going")
+    lo, hi = pack_exponents(exponents)
+    stuck = not can_move(lo, hi, ROW_TABLES)
+    if over != stuck:
+        reason = "no move is left" if stuck else "moves are still possible"
+        raise SaveError(f"is {str(over).lower()} but {reason}", "over")
+    return SaveState(exponents, score, seed, history, won, keep_going, over)
+
+
+def _integer(obj: dict[str, Any], field: str) -> int:
+    value = obj[field]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SaveError(f"must be an integer, got {value!r}", field)
+    return value
+
+
+def _boolean(obj: dict[str, Any], field: str) -> bool:
+    value = obj[field]
+    if not isinstance(value, bool):
+        raise SaveError(f"must be true or false, got {value!r}", field)
+    return value
