@@ -41,6 +41,7 @@ _U16 = np.uint64(16)
 _NIBBLE = np.uint64(0xF)
 _ROW16 = np.uint64(0xFFFF)
 _LOW16 = np.uint64(0xFFFF)
+_TABLES = "u4[:, ::1]"
 
 
 class BoardError(ValueError):
@@ -203,7 +204,7 @@ def _slide_rows(
     return new_lo, new_hi, gain
 
 
-@njit("Tuple((u8, u8, i8))(u8, u8, i8, u4[:, ::1])", cache=True, nogil=True)
+@njit(f"Tuple((u8, u8, i8))(u8, u8, i8, {_TABLES})", cache=True, nogil=True)
 def move(
     lo: np.uint64, hi: np.uint64, direction: int, tables: np.ndarray
 ) -> tuple[np.uint64, np.uint64, int]:
@@ -223,7 +224,7 @@ def move(
     return transpose_lo(t_lo), transpose_hi(t_hi), gain
 
 
-@njit("i8(u8, u8, u4[:, ::1])", cache=True, nogil=True)
+@njit(f"i8(u8, u8, {_TABLES})", cache=True, nogil=True)
 def legal_mask(lo: np.uint64, hi: np.uint64, tables: np.ndarray) -> int:
     """Bit ``d`` is set when direction ``d`` changes the board."""
     mask = 0
@@ -234,7 +235,7 @@ def legal_mask(lo: np.uint64, hi: np.uint64, tables: np.ndarray) -> int:
     return mask
 
 
-@njit("b1(u8, u8, u4[:, ::1])", cache=True, nogil=True)
+@njit(f"b1(u8, u8, {_TABLES})", cache=True, nogil=True)
 def can_move(lo: np.uint64, hi: np.uint64, tables: np.ndarray) -> bool:
     """True unless the board is full and no two orthogonal neighbours are equal."""
     if count_empty(lo, hi) > 0:
@@ -267,7 +268,7 @@ def place(lo: np.uint64, hi: np.uint64, r: np.uint64) -> tuple[np.uint64, int, i
     return lo, -1, 0
 
 
-@njit("Tuple((u8, u8, i8, i8, i8))(u8, u8, i8, u8, i8, u4[:, ::1])", cache=True, nogil=True)
+@njit(f"Tuple((u8, u8, i8, i8, i8))(u8, u8, i8, u8, i8, {_TABLES})", cache=True, nogil=True)
 def play(
     lo: np.uint64,
     hi: np.uint64,
@@ -286,6 +287,20 @@ def play(
         return lo, hi, 0, -1, 0
     new_lo, cell, exponent = place(new_lo, new_hi, draw(key, np.uint64(spawn_number)))
     return new_lo, new_hi, gain, cell, exponent
+
+
+@njit(f"Tuple((u8, u8, i8, i8, i8, b1))(u8, u8, i8, u8, i8, {_TABLES})", cache=True, nogil=True)
+def play_checked(
+    lo: np.uint64,
+    hi: np.uint64,
+    direction: int,
+    key: np.uint64,
+    spawn_number: int,
+    tables: np.ndarray,
+) -> tuple[np.uint64, np.uint64, int, int, int, bool]:
+    """:func:`play`, plus whether the resulting board is over (one call instead of two)."""
+    lo, hi, gain, cell, exponent = play(lo, hi, direction, key, spawn_number, tables)
+    return lo, hi, gain, cell, exponent, cell >= 0 and not can_move(lo, hi, tables)
 
 
 @njit("UniTuple(u8, 2)(u8)", cache=True, nogil=True)

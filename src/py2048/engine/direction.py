@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 
 
@@ -24,22 +25,27 @@ class Direction(IntEnum):
     @classmethod
     def parse(cls, value: Direction | str | int) -> Direction:
         """Accept a Direction, a name ("up", "Left"), a history letter ("U") or an action number."""
-        if isinstance(value, Direction):
-            return value
-        if isinstance(value, str):
-            found = _BY_TEXT.get(value.strip().lower())
-            if found is not None:
-                return found
-        elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-            return cls(value)
+        try:
+            found = _ACCEPTED.get(value)
+        except TypeError:  # unhashable
+            found = None
+        if found is not None and type(value) in (Direction, str, int):
+            return found
+        if isinstance(value, str) and (found := _ACCEPTED.get(value.strip().lower())):
+            return found
+        if hasattr(type(value), "__index__") and not isinstance(value, bool):  # numpy integers
+            number = operator.index(value)  # type: ignore[call-overload]
+            if 0 <= number <= 3:
+                return cls(number)
         raise ValueError(
             f"unknown direction {value!r}: expected 'up', 'right', 'down' or 'left' "
             "(or 0-3, or U/R/D/L)"
         )
 
 
-_BY_TEXT: dict[str, Direction] = {d.name.lower(): d for d in Direction} | {
-    d.letter.lower(): d for d in Direction
+_ACCEPTED: dict[object, Direction] = {
+    key: d for d in Direction for key in (d, d.name.lower(), d.name, d.letter, d.letter.lower())
 }
+"""Every spelling parse() accepts as is (Direction members double as the numbers 0-3)."""
 
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)

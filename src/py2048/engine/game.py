@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from py2048.engine import save
 from py2048.engine.board import (
@@ -13,7 +13,7 @@ from py2048.engine.board import (
     legal_mask,
     max_exponent,
     pack_exponents,
-    play,
+    play_checked,
     start,
     unpack,
     unpack_exponents,
@@ -22,14 +22,14 @@ from py2048.engine.direction import DIRECTIONS, Direction
 from py2048.engine.rng import random_seed, seed_key, validate_seed
 
 WIN_TILE = 1 << save.WIN_EXPONENT
+_LETTER = {d: d.letter.encode() for d in Direction}
 
 
 class GameError(ValueError):
     """An action the game's state does not allow (for example Keep going before a win)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveResult:
+class MoveResult(NamedTuple):
     """What one call of :meth:`Game.step` did."""
 
     direction: Direction
@@ -196,24 +196,31 @@ class Game:
 
     def move(self, direction: Direction | str | int) -> bool:
         """Play a direction; True if the board moved (and a tile spawned), False if not."""
-        return self.step(direction).moved
+        return self._play(Direction.parse(direction))[0] >= 0
 
     def step(self, direction: Direction | str | int) -> MoveResult:
         """Play a direction and report what happened."""
         direction = Direction.parse(direction)
-        lo, hi, gain, cell, exponent = play(
-            self._lo, self._hi, int(direction), self._key, len(self._history) + 2, ROW_TABLES
-        )
+        cell, exponent, gain, won_now = self._play(direction)
         if cell < 0:
             return MoveResult(direction, False, 0, None, False)
+        return MoveResult(direction, True, gain, (cell // 4, cell % 4, 1 << exponent), won_now)
+
+    def _play(self, direction: Direction) -> tuple[int, int, int, bool]:
+        """Apply a move; return ``(spawn cell or -1, spawn exponent, gain, won now)``."""
+        lo, hi, gain, cell, exponent, over = play_checked(
+            self._lo, self._hi, direction.value, self._key, len(self._history) + 2, ROW_TABLES
+        )
+        if cell < 0:
+            return cell, 0, 0, False
         self._lo, self._hi = lo, hi
         self._score += gain
-        self._history.append(ord(direction.letter))
+        self._history += _LETTER[direction]
+        self._over = over
         won_now = not self._won and gain >= WIN_TILE and max_exponent(lo, hi) >= save.WIN_EXPONENT
         if won_now:
             self._won = True
-        self._over = not can_move(lo, hi, ROW_TABLES)
-        return MoveResult(direction, True, gain, (cell // 4, cell % 4, 1 << exponent), won_now)
+        return cell, exponent, gain, won_now
 
     def keep_playing(self) -> None:
         """The player chose Keep going after the win: front ends stop showing the win banner."""

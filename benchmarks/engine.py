@@ -1,0 +1,139 @@
+"""Engine speed: compiled random playouts, Game.move from Python, and term2048 as the peer.
+
+Run:  python benchmarks/engine.py [--seconds S]
+
+Prints moves per second for
+  (a) a random playout loop inside compiled code (one core),
+  (b) py2048.Game.move called from Python,
+  (c) term2048.board.Board.move (PyPI term2048) doing the same random playouts from Python,
+and the ratio (b)/(c). In (a) only real moves (ones that changed the board) are counted. In (b)
+and (c) both programs play random directions until their game is over and every call counts,
+since term2048's move() does not say whether the board changed.
+Needs the bench extra: pip install -e ".[bench]".
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+from py2048 import Game
+from py2048.engine.board import ROW_TABLES, can_move, play, start
+from py2048.engine.rng import draw, seed_key
+
+
+@njit(nogil=True, cache=True)
+def compiled_random_playouts(moves_wanted: int, seed: int, tables: np.ndarray) -> int:
+    """Play random games back to back until ``moves_wanted`` real moves; return games started."""
+    game_seed = np.uint64(seed)
+    key = seed_key(game_seed)
+    direction_key = seed_key(game_seed ^ np.uint64(0xD1CE))
+    lo, hi = start(key)
+    spawn_number = 2
+    direction_draws = np.uint64(0)
+    games = 1
+    moves = 0
+    while moves < moves_wanted:
+        direction = int(draw(direction_key, direction_draws) >> np.uint64(62))
+        direction_draws += np.uint64(1)
+        new_lo, new_hi, _, cell, _ = play(lo, hi, direction, key, spawn_number, tables)
+        if cell < 0:
+            continue
+        lo, hi = new_lo, new_hi
+        spawn_number += 1
+        moves += 1
+        if not can_move(lo, hi, tables):
+            game_seed += np.uint64(1)
+            key = seed_key(game_seed)
+            lo, hi = start(key)
+            spawn_number = 2
+            games += 1
+    return games
+
+
+def measure_compiled(seconds: float) -> float:
+    compiled_random_playouts(1000, 1, ROW_TABLES)  # compile or load from cache
+    moves = 1_000_000
+    while True:
+        t0 = time.perf_counter()
+        compiled_random_playouts(moves, 1, ROW_TABLES)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds:
+            return moves / elapsed
+        moves = int(moves * max(2.0, 1.2 * seconds / max(elapsed, 1e-3)))
+
+
+def measure_game_move(seconds: float) -> float:
+    rng = random.Random(7)
+    directions = ["up", "right", "down", "left"]
+    moves = 0
+    game = Game(seed=1)
+    seed = 1
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        for _ in range(1000):
+            game.move(directions[rng.randrange(4)])
+            if game.over:
+                seed += 1
+                game = Game(seed=seed)
+        moves += 1000
+    return moves / elapsed
+
+
+def measure_term2048(seconds: float) -> float | None:
+    try:
+        from term2048.board import Board
+    except ImportError:
+        return None
+    rng = random.Random(7)
+    directions = [Board.UP, Board.RIGHT, Board.DOWN, Board.LEFT]
+    random.seed(1)  # term2048 spawns through the random module
+    board = Board()
+    moves = 0
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        for _ in range(1000):
+            board.move(directions[rng.randrange(4)])
+            if not board.canMove():
+                board = Board()
+        moves += 1000
+    return moves / elapsed
+
+
+def measure_cold_start() -> float:
+    """Seconds for a new process to import py2048 and play one move (numba cache warm)."""
+    code = "import py2048; py2048.Game(seed=1).move('left')"
+    subprocess.run([sys.executable, "-c", code], check=True)  # warms the cache
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    args = parser.parse_args()
+
+    compiled = measure_compiled(args.seconds)
+    python = measure_game_move(args.seconds)
+    peer = measure_term2048(args.seconds)
+    cold = measure_cold_start()
+
+    print(f"(a) compiled random playout      {compiled:>14,.0f} moves/s   (target >= 7,000,000)")
+    print(f"(b) Game.move from Python        {python:>14,.0f} calls/s")
+    if peer is None:
+        print("(c) term2048 Board.move          not installed (pip install term2048)")
+    else:
+        print(f"(c) term2048 Board.move          {peer:>14,.0f} calls/s")
+        print(f"    Game.move / term2048         {python / peer:>14.1f}x         (target >= 3x)")
+    print(f"    import py2048 + one move      {cold:>14.2f} s in a new process (target < 1 s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""The pluggable evaluation interface: what the search needs from a board evaluation.
+
+An evaluation is an :class:`Evaluator`: a compiled kernel plus the data it reads. The search
+calls ``kernel(lo, hi, weights, layout)`` at every leaf, where ``(lo, hi)`` is a packed board
+right after a move and before its spawn (an *afterstate*, see :mod:`py2048.engine.board`). The
+kernel must be:
+
+- compiled by numba with exactly :data:`KERNEL_SIGNATURE`, ``nogil=True`` and ``cache=True``::
+
+      @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
+      def evaluate(lo, hi, weights, layout):  # (u8, u8, f4[:, ::1], i8[:, ::1]) -> f8
+          ...
+
+  The explicit signature makes the kernel a first-class function whose address the search
+  takes at run time, so the search is compiled once for every evaluation and a second process
+  loads both from numba's disk cache instead of compiling again. (Passing a dispatcher without
+  that signature would recompile the whole search in every process.)
+- pure: it reads ``weights`` and ``layout`` and never writes them, so concurrent searches on
+  threads can share one Evaluator;
+- correct on boards with a non-zero ``hi`` word (65536 and 131072 tiles);
+- larger for better boards; ``0.0`` is the value of a lost game (a board with no move), so
+  values should be positive for any board that can still move.
+
+``weights`` (float32, 2-D, C order) and ``layout`` (int64, 2-D, C order) are whatever the kernel
+needs: the heuristic uses one row table in ``weights`` and an empty ``layout``; an n-tuple
+network can keep one row of weights per tuple in ``weights`` and the tuples' cells in
+``layout``.
+
+``gain_weight`` says how the score gained by a move adds to the evaluation: a value function
+learned on the game's score (an n-tuple network estimating future score) uses 1.0, so a move is
+worth ``gain + V(afterstate)``; a heuristic that only judges shapes uses 0.0.
+
+Evaluators are found by name through :func:`get_evaluator`; ``"heuristic"`` is the default.
+A module provides one by calling :func:`register_evaluator` when imported; names listed
+in :data:`PLUGIN_MODULES` are imported on first use, so ``best_move(..., evaluator="ntuple")``
+works without the caller importing the plugin itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import types
+from numba.core.dispatcher import Dispatcher
+
+KERNEL_SIGNATURE = types.float64(
+    types.uint64, types.uint64, types.float32[:, ::1], types.int64[:, ::1]
+)
+"""``(lo, hi, weights, layout) -> value``: the one signature every evaluation kernel has."""
+
+KERNEL_TYPE = types.FunctionType(KERNEL_SIGNATURE)
+"""The numba type of an evaluation kernel as the search receives it."""
+
+DEFAULT_EVALUATOR = "heuristic"
+
+PLUGIN_MODULES: dict[str, str] = {
+    "heuristic": "py2048.solver.heuristic",
+    "ntuple": "py2048.learn.evaluation",
+}
+"""Evaluator name -> module that registers it when imported (loaded on first use)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluator:
+    """A board evaluation the search can use (see the module docstring for the contract)."""
+
+    name: str
+    kernel: Dispatcher
+    weights: np.ndarray
+    layout: np.ndarray
+    gain_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kernel, Dispatcher) or not self.kernel.signatures:
+            raise TypeError(f"evaluator {self.name!r}: kernel must be compiled with a signature")
+        if KERNEL_SIGNATURE.args not in [tuple(s) for s in self.kernel.signatures]:
+            raise TypeError(
+                f"evaluator {self.name!r}: kernel must have the signature {KERNEL_SIGNATURE}"
+            )
+        for field, dtype in (("weights", np.float32), ("layout", np.int64)):
+            array = getattr(self, field)
+            if (
+                not isinstance(array, np.ndarray)
+                or array.dtype != dtype
+                or array.ndim != 2
+                or not array.flags.c_contiguous
+            ):
+                raise TypeError(
+                    f"evaluator {self.name!r}: {field} must be a C-ordered 2-D "
+                    f"{np.dtype(dtype).name} array"
+                )
+
+    def __call__(self, lo: int, hi: int) -> float:
+        """Evaluate one packed board (for tests and for showing a position's value)."""
+        return float(self.kernel(np.uint64(lo), np.uint64(hi), self.weights, self.layout))
+
+
+_registry: dict[str, Callable[[], Evaluator]] = {}
+_loaded: dict[str, Evaluator] = {}
+_lock = threading.RLock()
+
+
+def register_evaluator(name: str, load: Callable[[], Evaluator]) -> None:
+    """Make an evaluation available by name; ``load`` runs once, on first use."""
+    with _lock:
+        _registry[name] = load
+        _loaded.pop(name, None)
+
+
+def available_evaluators() -> list[str]:
+    """Names that :func:`get_evaluator` can be asked for."""
+    return sorted(set(_registry) | set(PLUGIN_MODULES))
+
+
+def get_evaluator(name: str | Evaluator | None = None) -> Evaluator:
+    """The evaluator with this name (default :data:`DEFAULT_EVALUATOR`), loaded once per process.
+
+    Raises ValueError for an unknown name or a plugin that is not installed.
+    """
+    if isinstance(name, Evaluator):
+        return name
+    name = DEFAULT_EVALUATOR if name is None else name
+    if not isinstance(name, str):
+        raise ValueError(f"evaluator must be a name, got {type(name).__name__}")
+    if name not in _registry and name in PLUGIN_MODULES:
+        try:
+            importlib.import_module(PLUGIN_MODULES[name])
+        except ImportError as exc:
+            raise ValueError(f"evaluator {name!r} is not available: {exc}") from exc
+    with _lock:
+        found = _loaded.get(name)
+        if found is None:
+            load = _registry.get(name)
+            if load is None:
+                known = ", ".join(repr(n) for n in available_evaluators())
+                raise ValueError(f"unknown evaluator {name!r}; choose one of {known}")
+            found = _loaded[name] = load()
+        return found

@@ -1,0 +1,203 @@
+"""Expectimax over packed boards, compiled by numba with the GIL released.
+
+The tree alternates the player's moves (max nodes: the best direction) and the game's spawns
+(chance nodes: every empty cell, a 2 at probability 0.9 and a 4 at 0.1, averaged). ``depth``
+counts the player moves below the root move: depth 0 judges each move by the evaluation of the
+board it leaves (a greedy look-ahead); depth N searches N + 1 player moves, as the reference
+programs count. A chance node is cut short, and evaluated directly, once the probability of
+reaching it drops below ``cprob_min``; this prunes the many unlikely 4-spawn branches.
+
+Chance nodes are remembered in a transposition table (open addressing, always replace) keyed on
+both board words and the depth left, so a position reached by different move orders is
+searched once. Entries carry a *generation*: each search uses a fresh generation, so a table
+can be reused by the next search on the same thread without clearing it, and one search never
+sees another's values. The caller owns the table, which keeps concurrent searches apart.
+
+The search stops early when its node count passes ``budget`` (0 = no limit), which is how the
+time-budgeted search (see :mod:`py2048.solver.hint`) always answers in time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from py2048.engine.board import move
+from py2048.solver.evaluation import KERNEL_TYPE
+
+NODES, BUDGET, ABORTED, TABLE_HITS = 0, 1, 2, 3
+"""Slots of the ``counters`` array shared by one search's kernels."""
+COUNTER_SLOTS = 4
+
+_DEAD = 0.0
+_HASH = np.uint64(0x9E3779B97F4A7C15)
+_U1 = np.uint64(1)
+_U4 = np.uint64(4)
+_U8 = np.uint64(8)
+_U24 = np.uint64(24)
+_U32 = np.uint64(32)
+_DEPTH_MASK = np.uint64(0xFF)
+_HI_MASK = np.uint64(0xFFFF)
+
+_CHANCE_SIGNATURE = types.float64(
+    types.uint64,  # lo
+    types.uint64,  # hi
+    types.int64,  # depth: player moves still to search below this node
+    types.float64,  # probability of reaching this node
+    KERNEL_TYPE,
+    types.float32[:, ::1],  # weights
+    types.int64[:, ::1],  # layout
+    types.float64,  # gain_weight
+    types.float64,  # cprob_min
+    types.uint32[:, ::1],  # move tables
+    types.uint64[::1],  # table keys (lo)
+    types.uint64[::1],  # table meta: generation << 24 | hi << 8 | depth
+    types.float64[::1],  # table values
+    types.uint64,  # generation
+    types.int64[::1],  # counters
+)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(lo: np.uint64, hi: np.uint64, size: int) -> int:
+    h = (lo ^ (hi << _U32) ^ (hi >> _U8)) * _HASH
+    return int(h >> _U32) & (size - 1)
+
+
+@njit(_CHANCE_SIGNATURE, cache=True, nogil=True)
+def chance_value(
+    lo,
+    hi,
+    depth,
+    cprob,
+    evaluate,
+    weights,
+    layout,
+    gain_weight,
+    cprob_min,
+    tables,
+    keys,
+    meta,
+    values,
+    generation,
+    counters,
+):
+    """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies."""
+    counters[NODES] += 1
+    if counters[BUDGET] > 0 and counters[NODES] > counters[BUDGET]:
+        counters[ABORTED] = 1
+        return _DEAD
+    if depth <= 0 or cprob < cprob_min:
+        return evaluate(lo, hi, weights, layout)
+    slot = _slot(lo, hi, keys.shape[0])
+    stamp = (generation << _U24) | ((hi & _HI_MASK) << _U8)
+    entry = meta[slot]
+    if keys[slot] == lo and (entry & ~_DEPTH_MASK) == stamp and int(entry & _DEPTH_MASK) >= depth:
+        counters[TABLE_HITS] += 1
+        return values[slot]
+    empty = 0
+    for cell in range(16):
+        if (lo >> np.uint64(4 * cell)) & np.uint64(0xF) == 0 and (hi >> np.uint64(cell)) & _U1 == 0:
+            empty += 1
+    share = cprob / empty
+    total = 0.0
+    for cell in range(16):
+        shift = np.uint64(4 * cell)
+        if (lo >> shift) & np.uint64(0xF) != 0 or (hi >> np.uint64(cell)) & _U1 != 0:
+            continue
+        for exponent, p in ((1, 0.9), (2, 0.1)):
+            board = lo | (np.uint64(exponent) << shift)
+            best = -np.inf
+            for direction in range(4):
+                new_lo, new_hi, gain = move(board, hi, direction, tables)
+                if new_lo == board and new_hi == hi:
+                    continue
+                value = gain_weight * gain + chance_value(
+                    new_lo,
+                    new_hi,
+                    depth - 1,
+                    share * p,
+                    evaluate,
+                    weights,
+                    layout,
+                    gain_weight,
+                    cprob_min,
+                    tables,
+                    keys,
+                    meta,
+                    values,
+                    generation,
+                    counters,
+                )
+                if value > best:
+                    best = value
+            total += p * (best if best > -np.inf else _DEAD)
+    result = total / empty
+    if counters[ABORTED] == 0:
+        keys[slot] = lo
+        meta[slot] = stamp | np.uint64(depth)
+        values[slot] = result
+    return result
+
+
+@njit(
+    types.void(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        KERNEL_TYPE,
+        types.float32[:, ::1],
+        types.int64[:, ::1],
+        types.float64,
+        types.float64,
+        types.uint32[:, ::1],
+        types.uint64[::1],
+        types.uint64[::1],
+        types.float64[::1],
+        types.uint64,
+        types.int64[::1],
+        types.float64[::1],
+    ),
+    cache=True,
+    nogil=True,
+)
+def search_root(
+    lo,
+    hi,
+    depth,
+    evaluate,
+    weights,
+    layout,
+    gain_weight,
+    cprob_min,
+    tables,
+    keys,
+    meta,
+    values,
+    generation,
+    counters,
+    out,
+):
+    """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move)."""
+    for direction in range(4):
+        new_lo, new_hi, gain = move(lo, hi, direction, tables)
+        if new_lo == lo and new_hi == hi:
+            out[direction] = -np.inf
+            continue
+        out[direction] = gain_weight * gain + chance_value(
+            new_lo,
+            new_hi,
+            depth,
+            1.0,
+            evaluate,
+            weights,
+            layout,
+            gain_weight,
+            cprob_min,
+            tables,
+            keys,
+            meta,
+            values,
+            generation,
+            counters,
+        )
