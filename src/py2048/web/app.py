@@ -1,0 +1,50 @@
+"""The web application: the JSON API, the pages and the static files, in one FastAPI app."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from py2048 import __version__
+from py2048.web import api, pages
+from py2048.web.errors import install_error_handlers
+from py2048.web.headers import SecurityHeadersMiddleware
+from py2048.web.hints import HintService, warm_up_in_background
+from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+
+DESCRIPTION = """\
+2048 by the official rules. The server keeps no session: the browser keeps the game as the
+engine's save object and sends it with each request; every rule runs in the engine.
+
+Every error is a 4xx with `{"detail": "<message naming the field>"}`. Request bodies over
+1 MiB get 413.
+"""
+
+
+def create_app(*, hints: HintService | None = None) -> FastAPI:
+    """A new app; ``hints`` runs the solver searches (default: one worker per core but one)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warm_up_in_background()
+        yield
+
+    app = FastAPI(
+        title="py2048",
+        version=__version__,
+        description=DESCRIPTION,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.hints = hints or HintService()
+    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeadersMiddleware)
+    install_error_handlers(app)
+    app.include_router(api.router)
+    app.include_router(api.health_router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+    return app

@@ -1,0 +1,77 @@
+"""Solver hints, run on worker threads so a search never holds up anyone's move.
+
+The solver's kernels release the GIL, so a search on a worker thread leaves the event loop free
+to answer moves. At most ``workers`` searches run at once (one core is left for the event
+loop); a few more may wait their turn, and beyond that a hint is refused with 429 rather than
+queued without bound. Each search is capped by its preset's time budget (500 ms at most).
+
+The solver is imported on first use (and warmed up in the background when the server starts),
+so the server answers moves at once while the solver's tables and kernels load.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import dataclass
+from functools import partial
+
+import anyio
+import anyio.to_thread
+
+from py2048.engine import Direction, Game
+
+DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+DEFAULT_WAITING = 8
+
+
+class HintsBusy(Exception):
+    """Too many hints are running or waiting already."""
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    direction: str | None
+    values: dict[str, float]
+    depth: int
+    elapsed_ms: float
+
+
+def search(board: list[list[int]], preset: str) -> Advice:
+    """One solver search, on the calling thread."""
+    from py2048.solver import best_move
+
+    hint = best_move(board, preset=preset)
+    values = {str(Direction(d)): float(v) for d, v in hint.values.items() if math.isfinite(v)}
+    direction = None if hint.direction is None else str(Direction(hint.direction))
+    return Advice(direction, values, int(hint.depth), float(hint.elapsed_ms))
+
+
+class HintService:
+    """Runs hint searches on a bounded set of worker threads."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_WAITING) -> None:
+        self._limiter = anyio.CapacityLimiter(workers)
+        self._capacity = workers + waiting
+        self._pending = 0
+
+    async def advise(self, game: Game, preset: str) -> Advice:
+        """The solver's advice for ``game``; raises HintsBusy when the queue is full."""
+        if self._pending >= self._capacity:
+            raise HintsBusy
+        self._pending += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                partial(search, game.board, preset), limiter=self._limiter
+            )
+        finally:
+            self._pending -= 1
+
+
+def warm_up_in_background() -> None:
+    """Load the solver and compile its kernels on a daemon thread, so the first hint is quick."""
+    warm_board = Game(seed=0).board
+    threading.Thread(
+        target=search, args=(warm_board, "fast"), name="py2048-solver-warm-up", daemon=True
+    ).start()

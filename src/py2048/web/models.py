@@ -1,0 +1,164 @@
+"""The API's request and response bodies, as pydantic models: they are the OpenAPI schema.
+
+Request models are strict (no "2" for 2, no 1 for true) and refuse unknown fields, so a typo
+is reported instead of ignored. They check each field's shape; whether a save is consistent
+(score, win, game over, history) is the engine's job (``Game.from_dict``), not repeated here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from py2048.engine import Game
+from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
+from py2048.engine.rng import SEED_LIMIT
+from py2048.engine.save import MAX_MOVES, max_score
+
+DirectionName = Literal["up", "right", "down", "left"]
+PresetName = Literal["fast", "balanced", "strong"]
+
+TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
+MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
+"""No board can carry more points than sixteen 131072 tiles (a bound; the engine is exact)."""
+
+_EXAMPLE_SEED = 2048
+_EXAMPLE_SAVE: dict[str, Any] = Game(seed=_EXAMPLE_SEED).to_dict()
+
+Tile = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_TILE,
+        description="0 for an empty cell, else a power of two from 2 to 131072",
+        json_schema_extra={"enum": TILE_VALUES},
+    ),
+]
+Row = Annotated[list[Tile], Field(min_length=SIZE, max_length=SIZE)]
+Cell = Annotated[
+    tuple[Annotated[int, Field(ge=0, lt=SIZE)], Annotated[int, Field(ge=0, lt=SIZE)]],
+    Field(description="[row, col]: rows top to bottom, columns left to right, 0-based"),
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Save(_Strict):
+    """A game, as the engine saves it (``py2048.engine.save``): the browser keeps it."""
+
+    model_config = ConfigDict(title="Save", json_schema_extra={"examples": [_EXAMPLE_SAVE]})
+
+    format: Literal["py2048"]
+    version: Literal[1]
+    board: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)] = Field(
+        description="4 rows of 4 tiles, top to bottom"
+    )
+    score: int = Field(ge=0, le=MAX_SCORE, description="sum of all merges so far")
+    seed: int = Field(ge=0, lt=SEED_LIMIT, description="the seed every spawn follows from")
+    moves: int = Field(ge=0, le=MAX_MOVES, description="real moves made")
+    history: str = Field(
+        max_length=MAX_MOVES, pattern="^[URDL]*$", description="the moves made, as U, R, D, L"
+    )
+    won: bool = Field(description="a 2048 (or more) is on the board")
+    keep_going: bool = Field(description="the player chose to play on after winning")
+    over: bool = Field(description="no move is left")
+
+
+class NewGameRequest(_Strict):
+    """Start a game; the same seed always gives the same game."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seed": _EXAMPLE_SEED}]})
+
+    seed: int | None = Field(
+        default=None, ge=0, lt=SEED_LIMIT, description="omit or null for a random game"
+    )
+
+
+class StateRequest(_Strict):
+    """A request about one game."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE}]})
+
+    state: Save
+
+
+class MoveRequest(StateRequest):
+    """Play one move."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE, "direction": "left"}]}
+    )
+
+    direction: DirectionName
+
+
+class HintRequest(StateRequest):
+    """Ask the solver for the best move."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE, "preset": "balanced"}]}
+    )
+
+    preset: PresetName = Field(
+        default="balanced",
+        description="search effort: fast (5 ms), balanced (50 ms) or strong (500 ms) at most",
+    )
+
+
+class GameResponse(BaseModel):
+    """A game's state."""
+
+    state: Save
+
+
+class Motion(BaseModel):
+    """Where one tile of the board before the move goes (tiles that stay are included)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    value: int = Field(description="the tile's value before the move")
+    from_cell: Cell = Field(alias="from")
+    to_cell: Cell = Field(alias="to")
+    merged: bool = Field(description="two motions with the same 'to' and merged=true merge there")
+
+
+class Spawn(BaseModel):
+    """The tile that appeared after the move."""
+
+    row: int = Field(ge=0, lt=SIZE)
+    col: int = Field(ge=0, lt=SIZE)
+    value: Literal[2, 4]
+
+
+class MoveResponse(BaseModel):
+    """The game after the move, and what the page needs to animate it."""
+
+    state: Save
+    moved: bool = Field(description="false: the direction changed nothing; state is unchanged")
+    gain: int = Field(ge=0, description="points scored by this move")
+    motions: list[Motion]
+    spawned: Spawn | None
+    won_now: bool = Field(description="this move made the game's first 2048: show the win banner")
+    over: bool = Field(description="no move is left")
+
+
+class HintResponse(BaseModel):
+    """The solver's advice, and why: the expected value of each legal direction."""
+
+    direction: DirectionName | None = Field(description="null only when no move is left")
+    values: dict[DirectionName, float] = Field(description="expected value of each legal move")
+    depth: int = Field(ge=0, description="depth searched: dN looks N+1 player moves ahead")
+    elapsed_ms: float = Field(ge=0, description="time the search took")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class ErrorResponse(BaseModel):
+    """Every error: a 4xx status and a message naming the field at fault."""
+
+    detail: str = Field(examples=["state.score: must not be negative, got -4"])
