@@ -13,8 +13,9 @@ searched once. Entries carry a *generation*: each search uses a fresh generation
 can be reused by the next search on the same thread without clearing it, and one search never
 sees another's values. The caller owns the table, which keeps concurrent searches apart.
 
-The search stops early when its node count passes ``budget`` (0 = no limit), which is how the
-time-budgeted search (see :mod:`py2048.solver.hint`) always answers in time.
+A search given a ``deadline`` reads the clock every 1024 nodes and gives up once it has passed
+(setting ``counters[ABORTED]``), which is how the time-budgeted search (see
+:mod:`py2048.solver.hint`) always answers in time.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import numpy as np
 from numba import njit, types
 
 from py2048.engine.board import move
+from py2048.solver.clock import monotonic
 from py2048.solver.evaluation import KERNEL_TYPE
 
-NODES, BUDGET, ABORTED, TABLE_HITS = 0, 1, 2, 3
+NODES, ABORTED, TABLE_HITS = 0, 1, 2
 """Slots of the ``counters`` array shared by one search's kernels."""
-COUNTER_SLOTS = 4
+COUNTER_SLOTS = 3
+_CLOCK_EVERY = 1023
+"""The clock is read when the node count is a multiple of 1024 (a few microseconds apart)."""
 
 _DEAD = 0.0
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -55,6 +59,7 @@ _CHANCE_SIGNATURE = types.float64(
     types.float64[::1],  # table values
     types.uint64,  # generation
     types.int64[::1],  # counters
+    types.float64,  # deadline on the monotonic clock, 0.0 for none
 )
 
 
@@ -81,10 +86,13 @@ def chance_value(
     values,
     generation,
     counters,
+    deadline,
 ):
     """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies."""
+    if counters[ABORTED]:
+        return _DEAD
     counters[NODES] += 1
-    if counters[BUDGET] > 0 and counters[NODES] > counters[BUDGET]:
+    if deadline > 0.0 and counters[NODES] & _CLOCK_EVERY == 0 and monotonic() > deadline:
         counters[ABORTED] = 1
         return _DEAD
     if depth <= 0 or cprob < cprob_min:
@@ -128,6 +136,7 @@ def chance_value(
                     values,
                     generation,
                     counters,
+                    deadline,
                 )
                 if value > best:
                     best = value
@@ -156,6 +165,7 @@ def chance_value(
         types.float64[::1],
         types.uint64,
         types.int64[::1],
+        types.float64,
         types.float64[::1],
     ),
     cache=True,
@@ -176,6 +186,7 @@ def search_root(
     values,
     generation,
     counters,
+    deadline,
     out,
 ):
     """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move)."""
@@ -200,4 +211,5 @@ def search_root(
             values,
             generation,
             counters,
+            deadline,
         )

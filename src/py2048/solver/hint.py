@@ -1,0 +1,213 @@
+"""``best_move``: the solver's answer for one board, safe to call from many threads at once.
+
+Each thread keeps its own transposition table (see :mod:`py2048.solver.search`), so concurrent
+calls share nothing mutable; the compiled search releases the GIL, so they run in parallel.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from py2048.engine.board import (
+    ROW_TABLES,
+    count_empty,
+    legal_mask,
+    pack,
+    unpack_exponents,
+)
+from py2048.engine.direction import Direction
+from py2048.solver.clock import monotonic
+from py2048.solver.evaluation import Evaluator, get_evaluator
+from py2048.solver.presets import DEFAULT_PRESET, PRESETS
+from py2048.solver.search import ABORTED, COUNTER_SLOTS, NODES, search_root
+
+MAX_DEPTH = 12
+"""Deepest search anyone can ask for (d12 = 13 player moves, already far beyond any budget)."""
+CPROB_MIN = 1e-4
+"""Chance nodes less likely than this are evaluated instead of searched further."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The advised move and why: the expected value of every legal direction."""
+
+    direction: Direction | None
+    """The best direction; None only when no direction moves (the game is over)."""
+    values: dict[Direction, float]
+    """Expected evaluation after each legal direction (higher is better), in action order."""
+    depth: int
+    """Depth of the search that answered (dN = N + 1 player moves); -1 when no move exists."""
+    elapsed_ms: float
+    nodes: int
+    """Positions the search visited (chance nodes and evaluations)."""
+    evaluator: str
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How deep to search: a fixed depth, or adaptive depths under a deadline."""
+
+    min_depth: int
+    max_depth: int
+    time_ms: float | None
+    adaptive: bool
+
+    @classmethod
+    def resolve(
+        cls, depth: int | None = None, time_ms: float | None = None, preset: str | None = None
+    ) -> SearchPlan:
+        """Check the caller's settings (at most one of the three) and turn them into a plan."""
+        given = [
+            name
+            for name, v in (("depth", depth), ("time_ms", time_ms), ("preset", preset))
+            if v is not None
+        ]
+        if len(given) > 1:
+            raise ValueError(f"give at most one of depth, time_ms and preset, got {given}")
+        if depth is not None:
+            if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+                raise ValueError(f"depth must be an integer, got {depth!r}")
+            if not 0 <= depth <= MAX_DEPTH:
+                raise ValueError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
+            return cls(int(depth), int(depth), None, adaptive=False)
+        if time_ms is not None:
+            if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float, np.number)):
+                raise ValueError(f"time_ms must be a number of milliseconds, got {time_ms!r}")
+            if not math.isfinite(time_ms) or time_ms <= 0:
+                raise ValueError(
+                    f"time_ms must be a positive number of milliseconds, got {time_ms}"
+                )
+            return cls(0, MAX_DEPTH, float(time_ms), adaptive=False)
+        name = DEFAULT_PRESET if preset is None else preset
+        found = PRESETS.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+        return cls(found.min_depth, found.max_depth, found.time_ms, adaptive=True)
+
+
+def adaptive_depth(lo: int, hi: int, min_depth: int, max_depth: int) -> int:
+    """Deeper on harder boards: more distinct tiles and fewer empty cells mean fewer safe moves."""
+    exponents = unpack_exponents(lo, hi)
+    distinct = len(set(exponents) - {0})
+    empty = count_empty(np.uint64(lo), np.uint64(hi))
+    extra = max(0, distinct - 7) // 2 + (empty <= 3)
+    return max(min_depth, min(max_depth, min_depth + extra))
+
+
+class _Workspace(threading.local):
+    """One thread's transposition table and scratch arrays, reused call after call."""
+
+    def __init__(self) -> None:
+        self.bits = 0
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.meta = np.zeros(0, dtype=np.uint64)
+        self.values = np.zeros(0, dtype=np.float64)
+        self.generation = 0
+        self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+        self.out = np.zeros(4, dtype=np.float64)
+
+    def reserve(self, depth: int) -> None:
+        """Grow the table for a search of this depth (2**12 entries at d0 up to 2**20)."""
+        bits = min(20, 12 + 3 * depth)
+        if bits > self.bits:
+            # np.full writes every page now, so no timed search pays for first touches
+            self.bits = bits
+            self.keys = np.full(1 << bits, 0, dtype=np.uint64)
+            self.meta = np.full(1 << bits, 0, dtype=np.uint64)
+            self.values = np.full(1 << bits, 0.0, dtype=np.float64)
+
+
+_workspace = _Workspace()
+
+
+def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> Hint:
+    """Search a packed board (already validated) with a resolved plan."""
+    started = time.perf_counter()
+    lo_word, hi_word = np.uint64(lo), np.uint64(hi)
+    mask = legal_mask(lo_word, hi_word, ROW_TABLES)
+    if mask == 0:
+        return Hint(None, {}, -1, _ms_since(started), 0, evaluator.name)
+    target = plan.max_depth
+    if plan.adaptive:
+        target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
+    if mask & (mask - 1) == 0:
+        target = 0  # a forced move: its value at depth 0 is all there is to show
+    first = 0 if plan.time_ms is not None else target
+    work = _workspace
+    work.reserve(target)
+    work.generation += 1
+    deadline = 0.0
+    if plan.time_ms is not None:
+        deadline = monotonic() + plan.time_ms / 1000.0 - (time.perf_counter() - started)
+    nodes = 0
+    answer: np.ndarray | None = None
+    reached = -1
+    previous_nodes = 0
+    last_seconds = 0.0
+    growth = 1.0
+    for depth in range(first, target + 1):
+        if answer is not None and last_seconds * growth > deadline - monotonic():
+            break  # the next depth would not finish in time: answer with this one
+        iteration_started = monotonic()
+        work.counters[:] = 0
+        search_root(
+            lo_word,
+            hi_word,
+            depth,
+            evaluator.kernel,
+            evaluator.weights,
+            evaluator.layout,
+            evaluator.gain_weight,
+            CPROB_MIN,
+            ROW_TABLES,
+            work.keys,
+            work.meta,
+            work.values,
+            np.uint64(work.generation),
+            work.counters,
+            0.0 if answer is None else deadline,
+            work.out,
+        )
+        iteration_nodes = int(work.counters[NODES])
+        nodes += iteration_nodes
+        if work.counters[ABORTED]:
+            break
+        answer = work.out.copy()
+        reached = depth
+        last_seconds = monotonic() - iteration_started
+        growth = iteration_nodes / previous_nodes if previous_nodes else 1.0
+        previous_nodes = iteration_nodes
+    assert answer is not None  # the first depth runs without a deadline, so it always finishes
+    values = {d: float(answer[d]) for d in Direction if mask >> d & 1}
+    best = max(values, key=values.__getitem__)
+    return Hint(best, values, reached, _ms_since(started), nodes, evaluator.name)
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def best_move(
+    board: Sequence[Sequence[int]],
+    *,
+    depth: int | None = None,
+    time_ms: float | None = None,
+    preset: str | None = None,
+    evaluator: str | Evaluator | None = None,
+) -> Hint:
+    """The solver's advice for a 4x4 board of tile values (0 = empty).
+
+    Give at most one of ``depth`` (a fixed depth: dN searches N + 1 player moves), ``time_ms``
+    (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
+    "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation
+    (default "heuristic"). Raises ValueError for an impossible board or bad settings.
+    """
+    plan = SearchPlan.resolve(depth, time_ms, preset)
+    lo, hi = pack(board)
+    return search_packed(lo, hi, plan, get_evaluator(evaluator))

@@ -1,0 +1,40 @@
+"""A slow, obviously correct expectimax in plain Python, to check the compiled search against."""
+
+from __future__ import annotations
+
+from py2048.engine.board import pack_exponents
+from py2048.engine.direction import Direction
+from py2048.engine.rules import slide
+from py2048.solver.evaluation import Evaluator
+
+Board = list[list[int]]
+
+
+def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
+    """Expected value of an afterstate: every spawn, then the best move (no cutoffs)."""
+    if depth == 0:
+        exponents = [tile.bit_length() - 1 if tile else 0 for row in board for tile in row]
+        return evaluator(*pack_exponents(exponents))
+    empties = [(r, c) for r in range(4) for c in range(4) if board[r][c] == 0]
+    total = 0.0
+    for r, c in empties:
+        for tile, p in ((2, 0.9), (4, 0.1)):
+            spawned = [row[:] for row in board]
+            spawned[r][c] = tile
+            replies = [
+                evaluator.gain_weight * gain + chance_value(after, depth - 1, evaluator)
+                for after, gain, moved in (slide(spawned, d) for d in Direction)
+                if moved
+            ]
+            total += p * max(replies, default=0.0)
+    return total / len(empties)
+
+
+def move_values(board: Board, depth: int, evaluator: Evaluator) -> dict[Direction, float]:
+    """Each legal direction's value at ``depth`` (dN = N + 1 player moves)."""
+    values = {}
+    for d in Direction:
+        after, gain, moved = slide(board, d)
+        if moved:
+            values[d] = evaluator.gain_weight * gain + chance_value(after, depth, evaluator)
+    return values

@@ -1,0 +1,192 @@
+"""best_move: legal answers, the documented depth meaning, budgets, big tiles, bad input."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from py2048 import Direction, Game
+from py2048.solver import PRESETS, Hint, best_move, get_evaluator
+from tests.solver.reference import move_values
+
+TILES = [0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> list[list[int]]:
+    """Random boards; about half hold a 65536 or a 131072 (a non-zero hi word), or both."""
+    cells = draw(st.lists(st.sampled_from(TILES), min_size=16, max_size=16))
+    big = draw(st.lists(st.sampled_from([65536, 131072]), max_size=2, unique=True))
+    places = draw(st.lists(st.integers(0, 15), min_size=len(big), max_size=len(big), unique=True))
+    for tile, cell in zip(big, places, strict=True):
+        cells[cell] = tile
+    return [cells[r * 4 : r * 4 + 4] for r in range(4)]
+
+
+HARD = [
+    [2, 8, 2, 4],
+    [4, 32, 64, 8],
+    [8, 128, 1024, 4096],
+    [0, 2, 16, 8192],
+]
+OPEN = [[2, 4, 8, 16], [0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 4]]
+
+
+def legal(board: list[list[int]]) -> set[Direction]:
+    return set(Game.from_board(board, seed=1).legal_moves())
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.integers(min_value=0, max_value=1))
+def test_advice_is_always_a_legal_move_with_a_value_for_every_legal_move(board, depth):
+    hint = best_move(board, depth=depth)
+    moves = legal(board)
+    assert set(hint.values) == moves
+    if moves:
+        assert hint.direction in moves
+        assert hint.values[hint.direction] == max(hint.values.values())
+    else:
+        assert hint.direction is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 6))
+def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(board):
+    evaluator = get_evaluator()
+    hint = best_move(board, depth=1)
+    expected = move_values(board, 1, evaluator)
+    assert hint.values.keys() == expected.keys()
+    for d, value in expected.items():
+        assert math.isclose(hint.values[d], value, rel_tol=1e-9)
+
+
+def test_depth_zero_is_the_greedy_look_ahead():
+    evaluator = get_evaluator()
+    assert best_move(OPEN, depth=0).values == pytest.approx(move_values(OPEN, 0, evaluator))
+
+
+def test_board_with_131072_and_65536_tiles():
+    board = [
+        [131072, 65536, 32768, 16384],
+        [512, 1024, 2048, 8192],
+        [256, 128, 64, 4096],
+        [2, 0, 0, 2],
+    ]
+    hint = best_move(board, depth=2)
+    assert set(hint.values) == legal(board)
+    assert hint.direction in legal(board)
+
+
+def test_merging_two_65536_tiles_is_found():
+    board = [
+        [65536, 65536, 2, 4],
+        [4, 2, 4, 2],
+        [2, 4, 2, 4],
+        [4, 2, 4, 2],
+    ]
+    hint = best_move(board, depth=1)
+    assert set(hint.values) == {Direction.LEFT, Direction.RIGHT}
+    assert hint.direction in {Direction.LEFT, Direction.RIGHT}
+
+
+ONE_WAY = {
+    Direction.UP: [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 4, 8, 16]],
+    Direction.DOWN: [[2, 4, 8, 16], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    Direction.LEFT: [[0, 0, 0, 2], [0, 0, 0, 4], [0, 0, 0, 8], [0, 0, 0, 16]],
+    Direction.RIGHT: [[2, 0, 0, 0], [4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0]],
+}
+
+
+@pytest.mark.parametrize("direction", list(Direction))
+@pytest.mark.parametrize("kwargs", [{"depth": 3}, {"time_ms": 5}, {"preset": "strong"}, {}])
+def test_single_legal_move_is_returned(direction, kwargs):
+    board = ONE_WAY[direction]
+    assert legal(board) == {direction}
+    hint = best_move(board, **kwargs)
+    assert hint.direction is direction
+    assert set(hint.values) == {direction}
+
+
+def test_no_move_gives_none():
+    board = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+    hint = best_move(board)
+    assert hint == Hint(None, {}, -1, hint.elapsed_ms, 0, "heuristic")
+
+
+def test_same_board_and_depth_give_the_same_answer():
+    first = [best_move(HARD, depth=2) for _ in range(3)]
+    assert len({(h.direction, tuple(h.values.items()), h.nodes) for h in first}) == 1
+
+
+def test_threads_get_the_answers_of_a_single_thread():
+    boards = [HARD, OPEN, [row[::-1] for row in HARD], HARD[::-1]]
+    expected = [best_move(b, depth=2) for b in boards]
+    results: dict[int, list[Hint]] = {}
+
+    def work(index: int) -> None:
+        results[index] = [best_move(boards[(index + k) % 4], depth=2) for k in range(4)]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for index, hints in results.items():
+        for k, hint in enumerate(hints):
+            want = expected[(index + k) % 4]
+            assert (hint.direction, hint.values) == (want.direction, want.values)
+
+
+@pytest.mark.parametrize("budget_ms", [5, 50])
+def test_time_budget_is_kept_on_a_hard_board(budget_ms):
+    best_move(HARD, time_ms=budget_ms)  # loads and sizes this thread's table first
+    margin_ms = 150  # generous: the machine running the tests may be busy
+    for _ in range(3):
+        hint = best_move(HARD, time_ms=budget_ms)
+        assert hint.elapsed_ms <= budget_ms + margin_ms
+        assert hint.depth >= 0
+
+
+def test_presets_answer_and_default_is_balanced():
+    for name in PRESETS:
+        assert best_move(HARD, preset=name).direction in legal(HARD)
+    assert best_move(HARD).values == best_move(HARD, preset="balanced").values
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"depth": 2, "time_ms": 10}, "at most one"),
+        ({"depth": 1, "preset": "fast"}, "at most one"),
+        ({"depth": -1}, "depth"),
+        ({"depth": 99}, "depth"),
+        ({"depth": 1.5}, "depth"),
+        ({"time_ms": -5}, "positive"),
+        ({"time_ms": 0}, "positive"),
+        ({"time_ms": float("nan")}, "positive"),
+        ({"preset": "insane"}, "unknown preset"),
+        ({"evaluator": "nonsense"}, "unknown evaluator"),
+    ],
+)
+def test_bad_settings_are_rejected_clearly(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        best_move(OPEN, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        [[2, 4], [8, 16]],
+        [[3, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4],
+        [[131072, 131072, 0, 0], [0] * 4, [0] * 4, [0] * 4],
+        "2 4 8 16",
+        [[2, 4, 8, 16], [0] * 4, [0] * 4, [0, 0, 0, -2]],
+    ],
+)
+def test_impossible_boards_are_rejected_clearly(board):
+    with pytest.raises(ValueError, match="board"):
+        best_move(board)
