@@ -1,0 +1,24 @@
+"""Gymnasium environments for 2048 (needs the ``py2048[rl]`` extra).
+
+Importing this package registers ``py2048/2048-v0``: ``gymnasium.make("py2048/2048-v0")`` gives
+:class:`Game2048Env`, and ``gymnasium.make_vec("py2048/2048-v0", num_envs=N)`` gives
+:class:`Game2048VectorEnv`, which steps all N games in one compiled call.
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+from py2048.env.single import Game2048Env
+from py2048.env.vector import Game2048VectorEnv
+
+ENV_ID = "py2048/2048-v0"
+
+if ENV_ID not in registry:
+    register(
+        id=ENV_ID,
+        entry_point="py2048.env.single:Game2048Env",
+        vector_entry_point="py2048.env.vector:Game2048VectorEnv",
+    )
+
+__all__ = ["ENV_ID", "Game2048Env", "Game2048VectorEnv"]

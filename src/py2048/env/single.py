@@ -1,0 +1,169 @@
+"""The Gymnasium environment: one game of 2048, played exactly as ``py2048.Game`` plays it."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from numba import njit
+
+from py2048.batch import (
+    HI,
+    LO,
+    SCORE,
+    SEED,
+    STATE_COLUMNS,
+    advance,
+    board_words,
+    next_seed,
+    restart_from,
+    write_observation,
+)
+from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
+from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.env import render
+from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
+
+ACTION_MASKS = tuple(np.array([(m >> d) & 1 for d in range(4)], dtype=np.int8) for m in range(16))
+"""info["action_mask"] for each legal-move bitmask, shared and read-only (copy to modify)."""
+for _mask in ACTION_MASKS:
+    _mask.flags.writeable = False
+
+
+@njit(cache=True, nogil=True)
+def _step_one(
+    state: np.ndarray, action: int, tables: np.ndarray, obs: np.ndarray
+) -> tuple[int, bool, int, int, int]:
+    gain, moved = advance(state, 0, action, tables)
+    lo, hi = state[0, LO], state[0, HI]
+    write_observation(lo, hi, obs.reshape(obs.size))
+    return gain, moved, legal_mask(lo, hi, tables), max_exponent(lo, hi), state[0, SCORE]
+
+
+@njit(cache=True, nogil=True)
+def _reset_one(
+    state: np.ndarray,
+    seed: np.uint64,
+    board_lo: np.uint64,
+    board_hi: np.uint64,
+    use_board: bool,
+    tables: np.ndarray,
+    obs: np.ndarray,
+) -> tuple[int, int]:
+    restart_from(state, 0, seed, board_lo, board_hi, use_board)
+    lo, hi = state[0, LO], state[0, HI]
+    write_observation(lo, hi, obs.reshape(obs.size))
+    return legal_mask(lo, hi, tables), max_exponent(lo, hi)
+
+
+class Game2048Env(gym.Env[np.ndarray, int]):
+    """2048 by the official rules, registered as ``py2048/2048-v0``.
+
+    Actions: 0 up, 1 right, 2 down, 3 left. Observation: (4, 4) uint8 exponents (0 empty, 1 for
+    2, ..., 17 for 131072), or (18, 4, 4) one-hot planes with ``obs_mode="onehot"``. Reward: the
+    points the move scored. An action that does not move the board changes nothing (no spawn)
+    and earns ``illegal_penalty``; with ``illegal_action="terminate"`` it also ends the episode.
+    The episode terminates when no move is left.
+
+    ``reset(seed=s)`` starts ``py2048.Game(s)``: same opening, same spawns for the same moves;
+    ``reset(seed=s, options={"board": rows})`` starts ``Game.from_board(rows, seed=s)``.
+    ``reset()`` without a seed starts the game ``py2048.batch.next_seed`` of the last one (a
+    random game the first time), so one seed fixes a whole series of episodes.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        obs_mode: str = "exponents",
+        illegal_penalty: float = 0.0,
+        illegal_action: str = "ignore",
+    ) -> None:
+        self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
+        self.render_mode = render_mode
+        self.obs_mode = obs_mode
+        self.illegal_action = illegal_action
+        self._illegal_ends = illegal_action == "terminate"
+        self.observation_space = observation_space(obs_mode)
+        self.action_space = spaces.Discrete(4)
+        self._obs_shape = self.observation_space.shape
+        self._state = np.zeros((1, STATE_COLUMNS), dtype=np.uint64)
+        self._started = False
+
+    @property
+    def game_seed(self) -> int | None:
+        """Seed of the game being played: ``py2048.Game.replay(seed, moves)`` rebuilds it."""
+        return int(self._state[0, SEED]) if self._started else None
+
+    @property
+    def packed(self) -> tuple[int, int]:
+        """The board as the engine's ``(lo, hi)`` words."""
+        self._require_game()
+        return int(self._state[0, LO]), int(self._state[0, HI])
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        options = check_reset_options(options, ("board",))
+        board_lo, board_hi, use_board = board_words(options.get("board"))
+        game_seed = None if seed is None else validate_seed(seed)
+        super().reset(seed=seed)
+        if game_seed is None:
+            game_seed = (
+                int(next_seed(self._state[0, SEED]))
+                if self._started
+                else int(self.np_random.integers(SEED_LIMIT))
+            )
+        obs = np.empty(self._obs_shape, dtype=np.uint8)
+        mask, top = _reset_one(
+            self._state, np.uint64(game_seed), board_lo, board_hi, use_board, ROW_TABLES, obs
+        )
+        self._started = True
+        info = {"action_mask": ACTION_MASKS[mask], "score": 0, "max_tile": 1 << top, "moved": False}
+        return obs, info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise ResetNeeded("call reset() before step()")
+        try:
+            direction = operator.index(action)
+        except TypeError:
+            direction = -1
+        if not 0 <= direction <= 3:
+            raise ValueError(
+                f"action must be 0 (up), 1 (right), 2 (down) or 3 (left), got {action!r}"
+            )
+        obs = np.empty(self._obs_shape, dtype=np.uint8)
+        gain, moved, mask, top, score = _step_one(self._state, direction, ROW_TABLES, obs)
+        if moved:
+            reward = float(gain)
+            terminated = mask == 0
+        else:
+            reward = self._penalty
+            terminated = mask == 0 or self._illegal_ends
+        info = {
+            "action_mask": ACTION_MASKS[mask],
+            "score": score,
+            "max_tile": 1 << top,
+            "moved": moved,
+        }
+        return obs, reward, terminated, False, info
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn('render() needs render_mode="ansi" or "rgb_array" at creation')
+            return None
+        lo, hi = self.packed
+        if self.render_mode == "ansi":
+            return render.ansi(lo, hi, int(self._state[0, SCORE]))
+        return render.rgb_array(lo, hi)
+
+    def _require_game(self) -> None:
+        if not self._started:
+            raise ResetNeeded("call reset() first")

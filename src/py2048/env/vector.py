@@ -1,0 +1,388 @@
+"""The vector environment: N games of 2048 advanced by one compiled call per step.
+
+It behaves exactly like ``gymnasium.vector.SyncVectorEnv`` over N :class:`Game2048Env` (with a
+``TimeLimit`` when ``max_episode_steps`` is set), in each of Gymnasium's autoreset modes, only
+without a Python loop over the games.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numba import njit
+
+from py2048.batch import (
+    HI,
+    LO,
+    SCORE,
+    SEED,
+    STATE_COLUMNS,
+    advance,
+    board_words,
+    checked_actions,
+    checked_mask,
+    next_seed,
+    restart,
+    restart_from,
+    seeds_for,
+    write_mask_row,
+    write_observation,
+)
+from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
+from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.env import render
+from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
+
+_NEXT_STEP, _SAME_STEP, _DISABLED = 0, 1, 2
+_MODE_CODES = {
+    AutoresetMode.NEXT_STEP: _NEXT_STEP,
+    AutoresetMode.SAME_STEP: _SAME_STEP,
+    AutoresetMode.DISABLED: _DISABLED,
+}
+_INFO_KEYS = ("action_mask", "score", "max_tile", "moved")
+
+
+@njit(cache=True, nogil=True)
+def _record(
+    state: np.ndarray,
+    i: int,
+    tables: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    scores: np.ndarray,
+    max_tiles: np.ndarray,
+) -> int:
+    """Write game ``i``'s observation and info entries; return its legal-move bitmask."""
+    lo, hi = state[i, LO], state[i, HI]
+    write_observation(lo, hi, obs[i])
+    mask = legal_mask(lo, hi, tables)
+    write_mask_row(mask, masks, i)
+    scores[i] = state[i, SCORE]
+    max_tiles[i] = 1 << max_exponent(lo, hi)
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def _reset(
+    state: np.ndarray,
+    select: np.ndarray,
+    seeds: np.ndarray,
+    board_lo: np.uint64,
+    board_hi: np.uint64,
+    use_board: bool,
+    tables: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    scores: np.ndarray,
+    max_tiles: np.ndarray,
+) -> None:
+    n = state.shape[0]
+    flat = obs.reshape(n, obs.size // n)
+    for i in range(n):
+        if select[i]:
+            restart_from(state, i, seeds[i], board_lo, board_hi, use_board)
+            _record(state, i, tables, flat, masks, scores, max_tiles)
+        else:
+            write_observation(state[i, LO], state[i, HI], flat[i])
+
+
+@njit(cache=True, nogil=True)
+def _step(
+    state: np.ndarray,
+    actions: np.ndarray,
+    mode: int,
+    illegal_ends: bool,
+    penalty: float,
+    max_steps: int,
+    steps: np.ndarray,
+    pending: np.ndarray,
+    tables: np.ndarray,
+    obs: np.ndarray,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    moved: np.ndarray,
+    masks: np.ndarray,
+    scores: np.ndarray,
+    max_tiles: np.ndarray,
+    finished: np.ndarray,
+    final_obs: np.ndarray,
+    final_masks: np.ndarray,
+    final_scores: np.ndarray,
+    final_max_tiles: np.ndarray,
+    final_moved: np.ndarray,
+) -> None:
+    n = state.shape[0]
+    flat = obs.reshape(n, obs.size // n)
+    final_flat = final_obs.reshape(n, final_obs.size // n)
+    for i in range(n):
+        finished[i] = False
+        if pending[i] and mode == _NEXT_STEP:
+            restart(state, i, next_seed(state[i, SEED]))
+            steps[i] = 0
+            pending[i] = False
+            rewards[i] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+            moved[i] = False
+            _record(state, i, tables, flat, masks, scores, max_tiles)
+            continue
+        gain, did_move = advance(state, i, actions[i], tables)
+        steps[i] += 1
+        moved[i] = did_move
+        rewards[i] = gain if did_move else penalty
+        mask = _record(state, i, tables, flat, masks, scores, max_tiles)
+        terminated[i] = mask == 0 or (illegal_ends and not did_move)
+        truncated[i] = max_steps > 0 and steps[i] >= max_steps
+        pending[i] = terminated[i] or truncated[i]
+        if pending[i] and mode == _SAME_STEP:
+            finished[i] = True
+            final_flat[i, :] = flat[i, :]
+            final_masks[i, :] = masks[i, :]
+            final_scores[i] = scores[i]
+            final_max_tiles[i] = max_tiles[i]
+            final_moved[i] = did_move
+            restart(state, i, next_seed(state[i, SEED]))
+            steps[i] = 0
+            pending[i] = False
+            moved[i] = False
+            _record(state, i, tables, flat, masks, scores, max_tiles)
+
+
+class Game2048VectorEnv(VectorEnv):
+    """N independent games of :class:`~py2048.env.Game2048Env`, stepped in one compiled call.
+
+    ``reset(seed=s)`` starts game ``i`` as ``py2048.Game(s + i)`` (a list gives one seed per
+    game). ``autoreset_mode`` is Gymnasium's: "NextStep" (the default: the step after an episode
+    ends starts the next game and ignores its action), "SameStep" (the next game starts at
+    once; ``info["final_obs"]`` and ``info["final_info"]`` hold the end) or "Disabled" (reset
+    finished games with ``reset(options={"reset_mask": mask})``). ``options={"board": rows}``
+    starts the selected games from that board. A restarted game plays
+    ``py2048.batch.next_seed`` of its last seed. ``max_episode_steps`` truncates episodes.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 4,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        render_mode: str | None = None,
+        obs_mode: str = "exponents",
+        illegal_penalty: float = 0.0,
+        illegal_action: str = "ignore",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        max_episode_steps: int | None = None,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            allowed = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise ValueError(
+                f"autoreset_mode must be one of {allowed}; got {autoreset_mode!r}"
+            ) from None
+        if max_episode_steps is not None and (
+            isinstance(max_episode_steps, bool)
+            or not isinstance(max_episode_steps, (int, np.integer))
+            or max_episode_steps < 1
+        ):
+            raise ValueError(
+                f"max_episode_steps must be a positive integer or None, got {max_episode_steps!r}"
+            )
+        n = int(num_envs)
+        self.num_envs = n
+        self.render_mode = render_mode
+        self.obs_mode = obs_mode
+        self.illegal_action = illegal_action
+        self.max_episode_steps = max_episode_steps
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._mode = _MODE_CODES[mode]
+        self._illegal_ends = illegal_action == "terminate"
+        self._max_steps = 0 if max_episode_steps is None else int(max_episode_steps)
+
+        self.single_observation_space = observation_space(obs_mode)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.single_action_space = spaces.Discrete(4)
+        self.action_space = batch_space(self.single_action_space, n)
+        self._obs_shape = (n, *self.single_observation_space.shape)
+
+        self._state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
+        self._started = np.zeros(n, dtype=bool)
+        self._steps = np.zeros(n, dtype=np.int64)
+        self._pending = np.zeros(n, dtype=bool)
+        self._finished = np.zeros(n, dtype=bool)
+        self._final_obs = np.zeros(self._obs_shape, dtype=np.uint8)
+        self._final_masks = np.zeros((n, 4), dtype=np.int8)
+        self._final_scores = np.zeros(n, dtype=np.int64)
+        self._final_max_tiles = np.zeros(n, dtype=np.int64)
+        self._final_moved = np.zeros(n, dtype=bool)
+
+    @property
+    def game_seeds(self) -> np.ndarray:
+        """Seed of each game being played (a copy): ``py2048.Game.replay`` rebuilds them."""
+        return self._state[:, SEED].astype(np.int64)
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        options = check_reset_options(options, ("reset_mask", "board"))
+        n = self.num_envs
+        reset_mask = options.get("reset_mask")
+        select = np.ones(n, dtype=bool) if reset_mask is None else checked_mask(reset_mask, n)
+        board_lo, board_hi, use_board = board_words(options.get("board"))
+        seeds = self._seeds(seed, select)
+        obs = np.empty(self._obs_shape, dtype=np.uint8)
+        masks = np.zeros((n, 4), dtype=np.int8)
+        scores = np.zeros(n, dtype=np.int64)
+        max_tiles = np.zeros(n, dtype=np.int64)
+        _reset(
+            self._state,
+            select,
+            seeds,
+            board_lo,
+            board_hi,
+            use_board,
+            ROW_TABLES,
+            obs,
+            masks,
+            scores,
+            max_tiles,
+        )
+        self._started |= select
+        self._steps[select] = 0
+        self._pending[select] = False
+        moved = np.zeros(n, dtype=bool)
+        return obs, _info(select, masks, scores, max_tiles, moved)
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started.all():
+            raise ResetNeeded("call reset() before step()")
+        n = self.num_envs
+        checked = checked_actions(actions, n)
+        if self._mode == _DISABLED and self._pending.any():
+            waiting = np.flatnonzero(self._pending).tolist()
+            raise ResetNeeded(
+                f"games {waiting} have ended: with autoreset_mode 'Disabled', reset them with "
+                "reset(options={'reset_mask': mask}) before stepping"
+            )
+        obs = np.empty(self._obs_shape, dtype=np.uint8)
+        rewards = np.empty(n, dtype=np.float64)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        moved = np.empty(n, dtype=bool)
+        masks = np.empty((n, 4), dtype=np.int8)
+        scores = np.empty(n, dtype=np.int64)
+        max_tiles = np.empty(n, dtype=np.int64)
+        _step(
+            self._state,
+            checked,
+            self._mode,
+            self._illegal_ends,
+            self._penalty,
+            self._max_steps,
+            self._steps,
+            self._pending,
+            ROW_TABLES,
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            moved,
+            masks,
+            scores,
+            max_tiles,
+            self._finished,
+            self._final_obs,
+            self._final_masks,
+            self._final_scores,
+            self._final_max_tiles,
+            self._final_moved,
+        )
+        info = _info(np.ones(n, dtype=bool), masks, scores, max_tiles, moved)
+        if self._mode == _SAME_STEP and self._finished.any():
+            info |= self._final_info()
+        return obs, rewards, terminated, truncated, info
+
+    def render(self) -> tuple[str | np.ndarray, ...] | None:
+        if self.render_mode is None:
+            return None
+        if not self._started.all():
+            raise ResetNeeded("call reset() first")
+        boards = [(int(row[LO]), int(row[HI]), int(row[SCORE])) for row in self._state]
+        if self.render_mode == "ansi":
+            return tuple(render.ansi(lo, hi, score) for lo, hi, score in boards)
+        return tuple(render.rgb_array(lo, hi) for lo, hi, _ in boards)
+
+    def _seeds(self, seed: int | list[int | None] | None, select: np.ndarray) -> np.ndarray:
+        """Validated seeds for the selected games; unseeded games continue their series."""
+        n = self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seeds = seeds_for(seed, n)
+            super().reset(seed=int(seed))
+            return seeds
+        if seed is None:
+            chosen: list[int | None] = [None] * n
+        elif isinstance(seed, (list, tuple, np.ndarray)) and len(seed) == n:
+            chosen = [None if s is None else validate_seed(s) for s in seed]
+        else:
+            raise ValueError(f"seed must be an int, None or a list of {n} seeds, got {seed!r}")
+        seeds = np.zeros(n, dtype=np.uint64)
+        for i in np.flatnonzero(select):
+            if chosen[i] is not None:
+                seeds[i] = chosen[i]
+            elif self._started[i]:
+                seeds[i] = next_seed(self._state[i, SEED])
+            else:
+                seeds[i] = self.np_random.integers(SEED_LIMIT)
+        return seeds
+
+    def _final_info(self) -> dict[str, Any]:
+        finished = self._finished.copy()
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(finished):
+            final_obs[i] = self._final_obs[i].copy()
+        final_info = _info(
+            finished,
+            np.where(finished[:, None], self._final_masks, 0).astype(np.int8),
+            np.where(finished, self._final_scores, 0),
+            np.where(finished, self._final_max_tiles, 0),
+            finished & self._final_moved,
+        )
+        return {
+            "final_obs": final_obs,
+            "_final_obs": finished,
+            "final_info": final_info,
+            "_final_info": finished.copy(),
+        }
+
+
+def _info(
+    present: np.ndarray,
+    masks: np.ndarray,
+    scores: np.ndarray,
+    max_tiles: np.ndarray,
+    moved: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Gymnasium's vector info: each key with its ``_key`` mask of the games that report it."""
+    values = (masks, scores, max_tiles, moved)
+    info: dict[str, np.ndarray] = {}
+    for key, value in zip(_INFO_KEYS, values, strict=True):
+        info[key] = value
+        info[f"_{key}"] = present
+    return info
