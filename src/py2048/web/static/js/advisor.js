@@ -1,0 +1,109 @@
+// Hint and autoplay: the server's solver advises, the controller plays. The player can take
+// over at any moment: a key or swipe stops autoplay and is played as the player's own move,
+// after any autoplay move already on its way.
+
+import { KEYS } from "./storage.js";
+
+/** Pause between autoplay moves and the solver preset used at each speed. */
+export const SPEEDS = {
+  slow: { pauseMs: 800, preset: "balanced" },
+  normal: { pauseMs: 250, preset: "balanced" },
+  fast: { pauseMs: 0, preset: "fast" },
+};
+
+const HINT_PRESET = "balanced";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Advisor {
+  constructor({ api, controller, view, storage, speedSelect }) {
+    this.api = api;
+    this.controller = controller;
+    this.view = view;
+    this.storage = storage;
+    this.speedSelect = speedSelect;
+    this.run = 0; // the current autoplay run's number; 0 when autoplay is off
+    this.runs = 0;
+    const speed = storage.get(KEYS.speed);
+    if (speed in SPEEDS) speedSelect.value = speed;
+    speedSelect.addEventListener("change", () => storage.set(KEYS.speed, speedSelect.value));
+    controller.subscribe((event) => {
+      if (event === "new-game") this.stopAutoplay();
+    });
+  }
+
+  get autoplaying() {
+    return this.run !== 0;
+  }
+
+  /** Ask the solver about the current state; show its advice if the game has not moved on. */
+  async hint() {
+    const state = this.controller.state;
+    if (!state) return;
+    let advice;
+    try {
+      advice = await this.api.hint(state, HINT_PRESET);
+    } catch (error) {
+      this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
+      return;
+    }
+    if (this.controller.state !== state) return;
+    this.view.showHint(advice);
+    this.view.announce(
+      advice.direction
+        ? this.view.t("announce.hint", { direction: this.view.t(`dir.${advice.direction}`) })
+        : this.view.t("hint.none"),
+    );
+  }
+
+  toggleAutoplay() {
+    if (this.autoplaying) this.stopAutoplay();
+    else this.startAutoplay();
+  }
+
+  startAutoplay() {
+    if (this.autoplaying || this.controller.banner) return;
+    this.run = ++this.runs;
+    this.view.setAutoplay(true);
+    this.view.announce(this.view.t("announce.autoplayOn"));
+    this.loop(this.run);
+  }
+
+  stopAutoplay() {
+    if (!this.autoplaying) return;
+    this.run = 0;
+    this.view.setAutoplay(false);
+    this.view.announce(this.view.t("announce.autoplayOff"));
+  }
+
+  /** The player moved: autoplay stops and the player's move follows in the queue. */
+  takeOver() {
+    this.stopAutoplay();
+  }
+
+  async loop(run) {
+    const controller = this.controller;
+    while (this.run === run) {
+      const state = controller.state;
+      if (!state || state.over || controller.banner) break;
+      const { pauseMs, preset } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
+      let advice;
+      try {
+        advice = await this.api.hint(state, preset);
+      } catch (error) {
+        this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
+        break;
+      }
+      if (this.run !== run) return;
+      if (controller.state !== state) continue;
+      if (!advice.direction) break;
+      await controller.enqueue(advice.direction);
+      if (pauseMs) await sleep(pauseMs);
+    }
+    if (this.run === run) this.stopAutoplay();
+  }
+
+  relabel() {
+    this.view.setAutoplay(this.autoplaying);
+  }
+}

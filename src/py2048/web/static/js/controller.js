@@ -1,0 +1,221 @@
+// The game controller: holds the current state (the engine's save), queues the player's
+// moves, sends them to the server one at a time, and hands each answer to the view and to
+// storage. It knows no rules: the server decides what a move does.
+
+import { ApiError, OfflineError } from "./api.js";
+import { KEYS } from "./storage.js";
+
+export class GameController {
+  constructor({ api, storage, view }) {
+    this.api = api;
+    this.storage = storage;
+    this.view = view;
+    this.state = null;
+    this.best = storage.loadBest();
+    this.queue = [];
+    this.draining = null;
+    this.banner = null; // "win" | "over" | null: moves wait while a banner asks a question
+    this.listeners = new Set();
+  }
+
+  t(key, values) {
+    return this.view.t(key, values);
+  }
+
+  /** Call `listener(event)` on "moved", "banner" and "new-game". */
+  subscribe(listener) {
+    this.listeners.add(listener);
+  }
+
+  emit(event) {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  // --- start ---------------------------------------------------------------------------------
+
+  /** Restore the saved game exactly, or start a new one; an unusable save is backed up. */
+  async start() {
+    this.view.setBest(this.best);
+    const raw = this.storage.loadRawState();
+    if (raw === null) return this.startNewGame();
+    let saved;
+    try {
+      saved = JSON.parse(raw);
+    } catch {
+      return this.recoverFrom(raw, this.t("notice.notJson"));
+    }
+    try {
+      // The server is the only judge of a save: a move it would accept proves the state good.
+      // The answer is discarded, so nothing is played.
+      await this.api.move(saved, "up");
+    } catch (error) {
+      if (error instanceof ApiError && error.rejected) return this.recoverFrom(raw, error.detail);
+      return this.reportFailure(error);
+    }
+    this.show(saved);
+    if (saved.won && !saved.keep_going) this.openBanner("win");
+    else if (saved.over) this.openBanner("over");
+  }
+
+  async recoverFrom(raw, reason) {
+    this.storage.backUpState(raw);
+    this.view.showNotice(this.t("notice.corrupt", { reason, key: KEYS.backup }));
+    await this.startNewGame();
+  }
+
+  reportFailure(error) {
+    this.queue.length = 0;
+    if (error instanceof OfflineError) this.view.showNotice(this.t("notice.offline"));
+    else this.view.showNotice(this.t("notice.failed", { detail: error.message }));
+  }
+
+  /** Draw a state as it stands (a loaded or new game): no slide, no "+N". */
+  show(state) {
+    this.state = state;
+    this.view.hideBanners();
+    this.view.hideHint();
+    this.view.drawBoard(state.board);
+    this.view.setScore(state.score);
+    this.recordBest();
+  }
+
+  recordBest() {
+    if (this.state.score > this.best) {
+      this.best = this.state.score;
+      this.storage.saveBest(this.best);
+    }
+    this.view.setBest(this.best);
+  }
+
+  // --- new game --------------------------------------------------------------------------------
+
+  get inProgress() {
+    return Boolean(this.state && this.state.moves > 0 && !this.state.over);
+  }
+
+  /** New game from the button or R: asks first when a game is in progress. */
+  async requestNewGame() {
+    if (this.inProgress && !(await this.view.confirmNewGame())) return;
+    await this.startNewGame();
+  }
+
+  async startNewGame() {
+    this.queue.length = 0;
+    let answer;
+    try {
+      answer = await this.api.newGame();
+    } catch (error) {
+      return this.reportFailure(error);
+    }
+    this.banner = null;
+    this.show(answer.state);
+    this.storage.saveState(answer.state);
+    this.view.announce(this.t("announce.newGame"));
+    this.emit("new-game");
+  }
+
+  // --- moves ---------------------------------------------------------------------------------
+
+  /** Queue a move; moves are played in the order they came, each after the last one's slide. */
+  enqueue(direction) {
+    if (this.banner || !this.state) return Promise.resolve();
+    this.queue.push(direction);
+    if (!this.draining) {
+      this.view.setBusy(true);
+      this.draining = this.drain().finally(() => {
+        this.draining = null;
+        this.view.setBusy(false);
+      });
+    }
+    return this.draining;
+  }
+
+  async drain() {
+    while (this.queue.length && !this.banner) {
+      await this.play(this.queue.shift());
+    }
+  }
+
+  async play(direction) {
+    let answer;
+    try {
+      answer = await this.api.move(this.state, direction);
+    } catch (error) {
+      if (error instanceof ApiError && error.rejected) {
+        return this.recoverFrom(JSON.stringify(this.state), error.detail);
+      }
+      return this.reportFailure(error);
+    }
+    const where = this.t(`dir.${direction}`);
+    if (!answer.moved) {
+      this.view.announce(this.t("announce.noMove", { direction: where }));
+      return;
+    }
+    this.state = answer.state;
+    this.storage.saveState(answer.state);
+    this.view.hideHint();
+    this.view.setScore(answer.state.score, answer.gain);
+    this.recordBest();
+    const slid = this.view.animateMove(answer);
+    this.view.announce(this.describe(answer, where));
+    this.emit("moved");
+    if (answer.won_now) this.openBanner("win");
+    else if (answer.over) this.openBanner("over");
+    await slid;
+  }
+
+  describe(answer, where) {
+    const parts = [this.t("announce.moved", { direction: where })];
+    const merged = new Map();
+    for (const motion of answer.motions) {
+      if (motion.merged) merged.set(motion.to.join(","), motion.value * 2);
+    }
+    if (merged.size) {
+      parts.push(this.t("announce.merged", { tiles: [...merged.values()].join(", ") }));
+    }
+    if (answer.spawned) {
+      const { value, row, col } = answer.spawned;
+      parts.push(this.t("announce.spawned", { value, row: row + 1, col: col + 1 }));
+    }
+    parts.push(this.t("announce.score", { score: answer.state.score }));
+    return parts.join(" ");
+  }
+
+  // --- win and game over -----------------------------------------------------------------------
+
+  openBanner(kind) {
+    this.banner = kind;
+    this.queue.length = 0;
+    if (kind === "win") {
+      this.view.showWin();
+      this.view.announce(this.t("announce.win"));
+    } else {
+      this.view.showOver(this.state.score);
+      this.view.announce(this.t("announce.over", { score: this.state.score }));
+    }
+    this.emit("banner");
+  }
+
+  /** Keep going after the win; a win made on the last possible move then shows game over. */
+  async keepGoing() {
+    let answer;
+    try {
+      answer = await this.api.keepGoing(this.state);
+    } catch (error) {
+      return this.reportFailure(error);
+    }
+    this.state = answer.state;
+    this.storage.saveState(answer.state);
+    this.banner = null;
+    this.view.hideBanners();
+    if (answer.state.over) this.openBanner("over");
+    else this.view.announce(this.t("announce.keepGoing"));
+  }
+
+  /** Re-say what language-dependent text is on screen after a language switch. */
+  relabel() {
+    if (this.state) this.view.labelCells(this.state.board);
+    if (this.banner === "over") this.view.setFinalScore(this.state.score);
+    this.view.hideHint();
+  }
+}

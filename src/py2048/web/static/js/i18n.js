@@ -1,0 +1,53 @@
+// The page's labels in English, Russian, Romanian and French (locales/<lang>.json).
+// Elements carry data-i18n="key" (their text) or data-i18n-attr="attribute:key;...".
+
+export const LANGUAGES = ["en", "ru", "ro", "fr"];
+
+/** The stored choice if valid, else the first supported of the browser's languages, else en. */
+export function pickLanguage(stored, preferred) {
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of preferred ?? []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export class Translator {
+  constructor(language, messages) {
+    this.language = language;
+    this.messages = messages;
+    this.numbers = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  }
+
+  /** The message `key` with its {placeholders} filled from `values`. */
+  t(key, values = {}) {
+    const template = this.messages[key] ?? key;
+    return template.replace(/\{(\w+)\}/g, (match, name) =>
+      name in values ? String(values[name]) : match,
+    );
+  }
+
+  number(value) {
+    return this.numbers.format(value);
+  }
+
+  /** Translate every marked element under `root`. */
+  apply(root) {
+    for (const element of root.querySelectorAll("[data-i18n]")) {
+      element.textContent = this.t(element.dataset.i18n);
+    }
+    for (const element of root.querySelectorAll("[data-i18n-attr]")) {
+      for (const pair of element.dataset.i18nAttr.split(";")) {
+        const [attribute, key] = pair.split(":");
+        element.setAttribute(attribute, this.t(key));
+      }
+    }
+  }
+}
+
+export async function loadTranslator(language) {
+  const response = await fetch(`/static/locales/${language}.json`);
+  if (!response.ok) throw new Error(`no labels for language ${language}`);
+  return new Translator(language, await response.json());
+}

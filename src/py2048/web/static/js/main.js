@@ -1,0 +1,59 @@
+// Wires the game page together: storage, view, controller, advisor, input and language.
+
+import { Advisor } from "./advisor.js";
+import { api } from "./api.js";
+import { GameController } from "./controller.js";
+import { loadTranslator, pickLanguage } from "./i18n.js";
+import { InputManager } from "./input.js";
+import { KEYS, StorageManager } from "./storage.js";
+import { View } from "./view.js";
+
+const byId = (id) => document.getElementById(id);
+
+async function main() {
+  const storage = new StorageManager();
+  const view = new View();
+  const controller = new GameController({ api, storage, view });
+  const advisor = new Advisor({ api, controller, view, storage, speedSelect: byId("speed") });
+  const languageSelect = byId("language");
+
+  async function useLanguage(language) {
+    const translator = await loadTranslator(language);
+    document.documentElement.lang = language;
+    translator.apply(document);
+    view.setTranslator(translator);
+    languageSelect.value = language;
+    for (const link of [byId("rules-link"), byId("rules-link-more")]) {
+      link.href = `/rules/${language}`;
+    }
+    controller.relabel();
+    advisor.relabel();
+  }
+
+  await useLanguage(pickLanguage(storage.get(KEYS.language), navigator.languages));
+  languageSelect.addEventListener("change", async () => {
+    storage.set(KEYS.language, languageSelect.value);
+    await useLanguage(languageSelect.value);
+  });
+
+  new InputManager(byId("board"), {
+    move(direction) {
+      advisor.takeOver();
+      controller.enqueue(direction);
+    },
+    restart() {
+      controller.requestNewGame();
+    },
+  });
+  byId("new-game").addEventListener("click", () => controller.requestNewGame());
+  byId("win-new-game").addEventListener("click", () => controller.startNewGame());
+  byId("try-again").addEventListener("click", () => controller.startNewGame());
+  byId("keep-going").addEventListener("click", () => controller.keepGoing());
+  byId("hint").addEventListener("click", () => advisor.hint());
+  byId("autoplay").addEventListener("click", () => advisor.toggleAutoplay());
+
+  await controller.start();
+  document.documentElement.dataset.ready = "true";
+}
+
+main();

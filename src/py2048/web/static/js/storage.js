@@ -1,0 +1,74 @@
+// The browser's memory of the game: the state after every move, the best score, the chosen
+// language and autoplay speed. When localStorage is unavailable (a private window, a full
+// quota) the page keeps working from memory for the session.
+
+export const KEYS = Object.freeze({
+  state: "py2048.state",
+  backup: "py2048.state.backup",
+  best: "py2048.best",
+  language: "py2048.language",
+  speed: "py2048.autoplay.speed",
+});
+
+function openStore() {
+  try {
+    const store = window.localStorage;
+    const probe = "py2048.probe";
+    store.setItem(probe, probe);
+    store.removeItem(probe);
+    return store;
+  } catch {
+    const memory = new Map();
+    return {
+      getItem: (key) => (memory.has(key) ? memory.get(key) : null),
+      setItem: (key, value) => memory.set(key, String(value)),
+      removeItem: (key) => memory.delete(key),
+    };
+  }
+}
+
+export class StorageManager {
+  constructor(store = openStore()) {
+    this.store = store;
+  }
+
+  get(key) {
+    try {
+      return this.store.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+
+  set(key, value) {
+    try {
+      this.store.setItem(key, value);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The saved game exactly as stored (a string, or null when there is none). */
+  loadRawState() {
+    return this.get(KEYS.state);
+  }
+
+  saveState(state) {
+    return this.set(KEYS.state, JSON.stringify(state));
+  }
+
+  /** Keep a saved value the page could not use, so the player can still recover it. */
+  backUpState(raw) {
+    return this.set(KEYS.backup, raw);
+  }
+
+  loadBest() {
+    const best = Number(this.get(KEYS.best));
+    return Number.isSafeInteger(best) && best > 0 ? best : 0;
+  }
+
+  saveBest(best) {
+    return this.set(KEYS.best, String(best));
+  }
+}

@@ -1,0 +1,219 @@
+// Everything the player sees and hears: tiles and their animations, the accessible grid,
+// scores, banners, the hint, notices and the polite live region. Knows no rules: it draws
+// what the server says happened.
+
+export const DIRECTIONS = ["up", "right", "down", "left"];
+export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
+
+const SLIDE_MS = 100;
+
+function byId(id) {
+  return document.getElementById(id);
+}
+
+function placeTile(tile, [row, col]) {
+  tile.style.setProperty("--row", row);
+  tile.style.setProperty("--col", col);
+}
+
+function makeTile(value, cell, extraClass = "") {
+  const tile = document.createElement("div");
+  tile.className = `tile tile-${value} ${extraClass}`.trim();
+  placeTile(tile, cell);
+  const face = document.createElement("div");
+  face.className = "tile-face";
+  face.textContent = String(value);
+  tile.append(face);
+  return tile;
+}
+
+export class View {
+  constructor() {
+    this.tiles = byId("tiles");
+    this.grid = byId("grid");
+    this.cells = [...this.grid.querySelectorAll("[role=gridcell]")];
+    this.score = byId("score");
+    this.best = byId("best");
+    this.winBanner = byId("win-banner");
+    this.overBanner = byId("over-banner");
+    this.finalScore = byId("final-score");
+    this.announcer = byId("announcer");
+    this.notice = byId("notice");
+    this.noticeText = byId("notice-text");
+    this.hintPanel = byId("hint-panel");
+    this.autoplayButton = byId("autoplay");
+    this.confirmDialog = byId("confirm-dialog");
+    this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+    this.translator = null;
+    this.board = null;
+    byId("notice-close").addEventListener("click", () => this.hideNotice());
+  }
+
+  setTranslator(translator) {
+    this.translator = translator;
+    if (this.board) this.labelCells(this.board);
+  }
+
+  t(key, values) {
+    return this.translator.t(key, values);
+  }
+
+  /** Draw `board` at once (a loaded or new game): its tiles appear, nothing slides. */
+  drawBoard(board) {
+    this.tiles.replaceChildren();
+    board.forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (value) this.tiles.append(makeTile(value, [r, c], "tile-new"));
+      }),
+    );
+    this.labelCells(board);
+  }
+
+  /**
+   * Animate one move from the server's answer: every tile slides from its old cell to its new
+   * one, merged pairs pop into their sum, the spawned tile appears. Resolves when the slide
+   * is over, so queued moves follow one another visibly.
+   */
+  animateMove({ motions, spawned, state }) {
+    this.tiles.replaceChildren();
+    const sliding = [];
+    const mergedCells = new Map();
+    for (const motion of motions) {
+      const tile = makeTile(motion.value, motion.from);
+      this.tiles.append(tile);
+      sliding.push([tile, motion.to]);
+      if (motion.merged) mergedCells.set(motion.to.join(","), motion.to);
+    }
+    // Styles must settle at the old cells before the tiles move, or nothing would slide.
+    void this.tiles.getBoundingClientRect();
+    for (const [tile, to] of sliding) placeTile(tile, to);
+    for (const [row, col] of mergedCells.values()) {
+      this.tiles.append(makeTile(state.board[row][col], [row, col], "tile-merged"));
+    }
+    if (spawned) {
+      this.tiles.append(makeTile(spawned.value, [spawned.row, spawned.col], "tile-new"));
+    }
+    this.labelCells(state.board);
+    const wait = this.reducedMotion.matches ? 0 : SLIDE_MS;
+    return new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** Each grid cell's accessible name: its tile's value, or "empty". */
+  labelCells(board) {
+    this.board = board;
+    board.flat().forEach((value, index) => {
+      this.cells[index].setAttribute("aria-label", value ? String(value) : this.t("cell.empty"));
+    });
+  }
+
+  /** Show the score; a positive `gain` also rises from the score box as "+N". */
+  setScore(score, gain = 0) {
+    this.score.textContent = String(score);
+    if (gain > 0 && !this.reducedMotion.matches) {
+      const addition = document.createElement("div");
+      addition.className = "score-addition";
+      addition.setAttribute("aria-hidden", "true");
+      addition.textContent = `+${gain}`;
+      addition.addEventListener("animationend", () => addition.remove());
+      this.score.parentElement.append(addition);
+    }
+  }
+
+  setBest(best) {
+    this.best.textContent = String(best);
+  }
+
+  showWin() {
+    this.overBanner.hidden = true;
+    this.winBanner.hidden = false;
+    byId("keep-going").focus();
+  }
+
+  showOver(score) {
+    this.winBanner.hidden = true;
+    this.setFinalScore(score);
+    this.overBanner.hidden = false;
+    byId("try-again").focus();
+  }
+
+  setFinalScore(score) {
+    this.finalScore.textContent = this.t("over.score", { score });
+  }
+
+  hideBanners() {
+    const hadFocus = this.winBanner.contains(document.activeElement) ||
+      this.overBanner.contains(document.activeElement);
+    this.winBanner.hidden = true;
+    this.overBanner.hidden = true;
+    if (hadFocus) this.grid.focus();
+  }
+
+  /** Show the solver's advice and the expected value of every direction. */
+  showHint({ direction, values, depth, elapsed_ms: elapsed }) {
+    byId("hint-advice").textContent = direction
+      ? this.t("hint.advice", { arrow: ARROWS[direction], direction: this.t(`dir.${direction}`) })
+      : this.t("hint.none");
+    byId("hint-why").textContent = direction
+      ? this.t("hint.why", { depth, ms: this.translator.number(elapsed) })
+      : "";
+    const rows = DIRECTIONS.map((name) => {
+      const row = document.createElement("tr");
+      if (name === direction) row.className = "best";
+      const label = document.createElement("th");
+      label.scope = "row";
+      label.textContent = `${ARROWS[name]} ${this.t(`dir.${name}`)}`;
+      const value = document.createElement("td");
+      value.textContent = name in values
+        ? this.translator.number(values[name])
+        : this.t("hint.notLegal");
+      row.append(label, value);
+      return row;
+    });
+    byId("hint-values").replaceChildren(...rows);
+    this.hintPanel.hidden = false;
+  }
+
+  hideHint() {
+    this.hintPanel.hidden = true;
+  }
+
+  showNotice(text) {
+    this.noticeText.textContent = text;
+    this.notice.hidden = false;
+  }
+
+  hideNotice() {
+    this.notice.hidden = true;
+  }
+
+  /** Say `text` in the polite live region (said again even when it repeats). */
+  announce(text) {
+    this.announcer.textContent = "";
+    requestAnimationFrame(() => {
+      this.announcer.textContent = text;
+    });
+  }
+
+  /** Mark the page busy while moves are in flight (`html[data-busy]`), e.g. for tests. */
+  setBusy(busy) {
+    document.documentElement.dataset.busy = String(busy);
+  }
+
+  setAutoplay(running) {
+    this.autoplayButton.setAttribute("aria-pressed", String(running));
+    this.autoplayButton.textContent = this.t(running ? "button.stop" : "button.autoplay");
+  }
+
+  /** Ask before throwing a game away; resolves true when the player confirms. */
+  confirmNewGame() {
+    const dialog = this.confirmDialog;
+    if (dialog.open) return Promise.resolve(false);
+    dialog.returnValue = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "confirm"), {
+        once: true,
+      });
+      dialog.showModal();
+    });
+  }
+}
