@@ -14,18 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from py2048.engine.board import (
-    ROW_TABLES,
-    count_empty,
-    legal_mask,
-    pack,
-    unpack_exponents,
-)
+from py2048.engine.board import ROW_TABLES, pack
 from py2048.engine.direction import Direction
-from py2048.solver.clock import monotonic
 from py2048.solver.evaluation import Evaluator, get_evaluator
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
-from py2048.solver.search import ABORTED, COUNTER_SLOTS, NODES, search_root
+from py2048.solver.search import COUNTER_SLOTS, NODES, decide
 
 MAX_DEPTH = 12
 """Deepest search anyone can ask for (d12 = 13 player moves, already far beyond any budget)."""
@@ -91,15 +84,6 @@ class SearchPlan:
         return cls(found.min_depth, found.max_depth, found.time_ms, adaptive=True)
 
 
-def adaptive_depth(lo: int, hi: int, min_depth: int, max_depth: int) -> int:
-    """Deeper on harder boards: more distinct tiles and fewer empty cells mean fewer safe moves."""
-    exponents = unpack_exponents(lo, hi)
-    distinct = len(set(exponents) - {0})
-    empty = count_empty(np.uint64(lo), np.uint64(hi))
-    extra = max(0, distinct - 7) // 2 + (empty <= 3)
-    return max(min_depth, min(max_depth, min_depth + extra))
-
-
 class _Workspace(threading.local):
     """One thread's transposition table and scratch arrays, reused call after call."""
 
@@ -129,64 +113,37 @@ _workspace = _Workspace()
 def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> Hint:
     """Search a packed board (already validated) with a resolved plan."""
     started = time.perf_counter()
-    lo_word, hi_word = np.uint64(lo), np.uint64(hi)
-    mask = legal_mask(lo_word, hi_word, ROW_TABLES)
-    if mask == 0:
-        return Hint(None, {}, -1, _ms_since(started), 0, evaluator.name)
-    target = plan.max_depth
-    if plan.adaptive:
-        target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
-    if mask & (mask - 1) == 0:
-        target = 0  # a forced move: its value at depth 0 is all there is to show
-    first = 0 if plan.time_ms is not None else target
     work = _workspace
-    work.reserve(target)
+    work.reserve(plan.max_depth)
     work.generation += 1
-    deadline = 0.0
+    budget = 0.0  # no deadline
     if plan.time_ms is not None:
-        deadline = monotonic() + plan.time_ms / 1000.0 - (time.perf_counter() - started)
-    nodes = 0
-    answer: np.ndarray | None = None
-    reached = -1
-    previous_nodes = 0
-    last_seconds = 0.0
-    growth = 1.0
-    for depth in range(first, target + 1):
-        if answer is not None and last_seconds * growth > deadline - monotonic():
-            break  # the next depth would not finish in time: answer with this one
-        iteration_started = monotonic()
-        work.counters[:] = 0
-        search_root(
-            lo_word,
-            hi_word,
-            depth,
-            evaluator.kernel,
-            evaluator.weights,
-            evaluator.layout,
-            evaluator.gain_weight,
-            CPROB_MIN,
-            ROW_TABLES,
-            work.keys,
-            work.meta,
-            work.values,
-            np.uint64(work.generation),
-            work.counters,
-            0.0 if answer is None else deadline,
-            work.out,
-        )
-        iteration_nodes = int(work.counters[NODES])
-        nodes += iteration_nodes
-        if work.counters[ABORTED]:
-            break
-        answer = work.out.copy()
-        reached = depth
-        last_seconds = monotonic() - iteration_started
-        growth = iteration_nodes / previous_nodes if previous_nodes else 1.0
-        previous_nodes = iteration_nodes
-    assert answer is not None  # the first depth runs without a deadline, so it always finishes
-    values = {d: float(answer[d]) for d in Direction if mask >> d & 1}
-    best = max(values, key=values.__getitem__)
-    return Hint(best, values, reached, _ms_since(started), nodes, evaluator.name)
+        spent = time.perf_counter() - started
+        budget = max(plan.time_ms / 1000.0 - spent, 1e-6)
+    reached = decide(
+        np.uint64(lo),
+        np.uint64(hi),
+        plan.min_depth,
+        plan.max_depth,
+        plan.adaptive,
+        budget,
+        evaluator.kernel,
+        evaluator.weights,
+        evaluator.layout,
+        evaluator.gain_weight,
+        CPROB_MIN,
+        ROW_TABLES,
+        work.keys,
+        work.meta,
+        work.values,
+        np.uint64(work.generation),
+        work.counters,
+        work.out,
+    )
+    values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}
+    best = max(values, key=values.__getitem__) if values else None
+    nodes = int(work.counters[NODES])
+    return Hint(best, values, int(reached), _ms_since(started), nodes, evaluator.name)
 
 
 def _ms_since(started: float) -> float:

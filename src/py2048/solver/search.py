@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from py2048.engine.board import move
+from py2048.engine.board import cell_exponent, move
 from py2048.solver.clock import monotonic
 from py2048.solver.evaluation import KERNEL_TYPE
 
@@ -213,3 +213,135 @@ def search_root(
             counters,
             deadline,
         )
+
+
+@njit("i8(u8, u8, i8, i8)", cache=True, nogil=True)
+def adaptive_depth(lo, hi, min_depth, max_depth):
+    """Deeper on harder boards: more distinct tiles and fewer empty cells mean fewer safe moves.
+
+    One extra level for every two distinct tiles beyond seven, and one more when at most three
+    cells are empty, between ``min_depth`` and ``max_depth``.
+    """
+    seen = 0
+    empty = 0
+    for cell in range(16):
+        e = cell_exponent(lo, hi, cell)
+        if e == 0:
+            empty += 1
+        else:
+            seen |= 1 << e
+    distinct = 0
+    while seen:
+        seen &= seen - 1
+        distinct += 1
+    extra = max(0, distinct - 7) // 2 + (1 if empty <= 3 else 0)
+    return max(min_depth, min(max_depth, min_depth + extra))
+
+
+@njit(
+    types.int64(
+        types.uint64,  # lo
+        types.uint64,  # hi
+        types.int64,  # min_depth
+        types.int64,  # max_depth
+        types.boolean,  # adaptive: pick the depth from the board, between min and max
+        types.float64,  # budget in seconds, 0.0 for none
+        KERNEL_TYPE,
+        types.float32[:, ::1],
+        types.int64[:, ::1],
+        types.float64,  # gain_weight
+        types.float64,  # cprob_min
+        types.uint32[:, ::1],
+        types.uint64[::1],
+        types.uint64[::1],
+        types.float64[::1],
+        types.uint64,  # generation
+        types.int64[::1],  # counters
+        types.float64[::1],  # out: each direction's value, -inf where it is not a move
+    ),
+    cache=True,
+    nogil=True,
+)
+def decide(
+    lo,
+    hi,
+    min_depth,
+    max_depth,
+    adaptive,
+    budget,
+    evaluate,
+    weights,
+    layout,
+    gain_weight,
+    cprob_min,
+    tables,
+    keys,
+    meta,
+    values,
+    generation,
+    counters,
+    out,
+):
+    """Search one position as planned; return the depth that answered (-1: no move exists).
+
+    Without a budget, one search at the target depth. With a budget, iterative deepening from
+    depth 0: each deeper search starts only if the last one's time times its growth factor
+    still fits, runs against the deadline, and is thrown away if the deadline stops it. A
+    board with a single move is answered at depth 0.
+    """
+    started = monotonic()
+    deadline = started + budget if budget > 0.0 else 0.0
+    legal = 0
+    for direction in range(4):
+        new_lo, new_hi, _ = move(lo, hi, direction, tables)
+        if new_lo != lo or new_hi != hi:
+            legal += 1
+    counters[NODES] = 0
+    counters[ABORTED] = 0
+    counters[TABLE_HITS] = 0
+    if legal == 0:
+        for direction in range(4):
+            out[direction] = -np.inf
+        return -1
+    target = adaptive_depth(lo, hi, min_depth, max_depth) if adaptive else max_depth
+    if legal == 1:
+        target = 0
+    first = 0 if budget > 0.0 else target
+    scratch = np.empty(4, dtype=np.float64)
+    reached = -1
+    previous_nodes = 0
+    last_seconds = 0.0
+    growth = 1.0
+    for depth in range(first, target + 1):
+        iteration_started = monotonic()
+        if reached >= 0 and last_seconds * growth > deadline - iteration_started:
+            break
+        before = counters[NODES]
+        search_root(
+            lo,
+            hi,
+            depth,
+            evaluate,
+            weights,
+            layout,
+            gain_weight,
+            cprob_min,
+            tables,
+            keys,
+            meta,
+            values,
+            generation,
+            counters,
+            deadline if reached >= 0 else 0.0,
+            scratch,
+        )
+        if counters[ABORTED]:
+            break
+        for direction in range(4):
+            out[direction] = scratch[direction]
+        reached = depth
+        iteration_nodes = counters[NODES] - before
+        last_seconds = monotonic() - iteration_started
+        growth = iteration_nodes / previous_nodes if previous_nodes > 0 else 1.0
+        previous_nodes = iteration_nodes
+    return reached
