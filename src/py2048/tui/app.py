@@ -1,0 +1,74 @@
+"""The terminal game, ``2048 play``: a Textual app around the engine's Game.
+
+Start-up decides which game to show: the saved one, or a new one for ``--new`` and ``--seed``
+(the save stays untouched until the new game's first move). Unreadable saves are moved aside
+and the player is told, on top of the new game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import BindingType
+from textual.screen import Screen
+
+from py2048.engine import Game
+from py2048.tui.advisor import Advisor, solver_advice
+from py2048.tui.keys import APP_KEYS
+from py2048.tui.screens.game import GameScreen
+from py2048.tui.screens.help import HelpScreen
+from py2048.tui.session import Session
+from py2048.tui.storage import Storage, default_data_dir
+
+
+class Py2048App(App[int]):
+    TITLE = "2048"
+    BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in APP_KEYS]
+
+    def __init__(
+        self,
+        *,
+        data_dir: Path | None = None,
+        seed: int | None = None,
+        new: bool = False,
+        advisor: Advisor = solver_advice,
+    ) -> None:
+        """``data_dir``: where saves live (default: see ``storage.default_data_dir``).
+
+        ``seed`` starts a reproducible new game; ``new`` a random one. Either way the save is
+        kept until the new game's first move. A bad seed raises ValueError here, before the
+        terminal is taken over.
+        """
+        super().__init__()
+        self.storage = Storage(data_dir if data_dir is not None else default_data_dir())
+        self.advisor = advisor
+        self.fresh_game = Game(seed) if seed is not None or new else None
+
+    def get_default_screen(self) -> Screen:
+        notices: list[str] = []
+        best_score, unreadable = self.storage.load_best_score()
+        if unreadable:
+            notices.append(f"Your best score was lost: {unreadable.message}")
+        game = self.fresh_game
+        if game is None:
+            game, unreadable = self.storage.load_game()
+            if unreadable:
+                notices.append(f"Your saved game was lost: {unreadable.message} A new game starts.")
+        session = Session(self.storage, game or Game(), best_score)
+        return GameScreen(session, self.advisor, notices)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.storage.directory))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+
+def run(seed: int | None = None, new: bool = False) -> int:
+    """Play in this terminal; returns the exit code."""
+    app = Py2048App(seed=seed, new=new)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,66 @@
+"""Every key of the terminal game, in one table that feeds both the bindings and the help screen.
+
+Moves follow the original game: arrows, W/A/S/D and vim's H/J/K/L. Keys with Ctrl, Alt or Shift
+are not bound, so they do nothing, as in the original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    keys: str
+    """Textual key names, comma-separated."""
+    action: str
+    help: str
+    footer: str | None = None
+    """Short label in the footer; None keeps the key out of the footer."""
+
+    def binding(self) -> Binding:
+        return Binding(
+            self.keys, self.action, self.footer or self.help, show=self.footer is not None
+        )
+
+
+GAME_KEYS: tuple[Key, ...] = (
+    Key("up,w,k", "move('up')", "Move up"),
+    Key("right,d,l", "move('right')", "Move right"),
+    Key("down,s,j", "move('down')", "Move down"),
+    Key("left,a,h", "move('left')", "Move left"),
+    Key("n,r", "new_game", "New game (asks first while a game is in progress)", "New game"),
+    Key("i", "hint", "Hint: the advised move and the expected value of each direction", "Hint"),
+    Key("p", "autoplay", "Autoplay on / off; any move key takes over", "Autoplay"),
+    Key("plus,equals_sign", "autoplay_speed(1)", "Autoplay faster"),
+    Key("minus", "autoplay_speed(-1)", "Autoplay slower"),
+    Key("escape", "stop_autoplay", "Stop autoplay"),
+    Key("m", "next_strength", "Solver strength: fast, balanced or strong"),
+)
+
+APP_KEYS: tuple[Key, ...] = (
+    Key("question_mark,f1", "help", "Show this help", "Help"),
+    Key("t", "toggle_theme", "Light / dark theme"),
+    Key("q", "quit", "Quit (so does Ctrl+Q); the game is saved after every move", "Quit"),
+)
+
+_KEY_LABELS = {
+    "up": "↑",
+    "right": "→",
+    "down": "↓",
+    "left": "←",
+    "plus": "+",
+    "equals_sign": "=",
+    "minus": "-",
+    "question_mark": "?",
+    "escape": "Esc",
+    "f1": "F1",
+    "ctrl+q": "Ctrl+Q",
+}
+
+
+def key_labels(key: Key) -> str:
+    """The keys as a player reads them, for example ``↑ W K``."""
+    return " ".join(_KEY_LABELS.get(name, name.upper()) for name in key.keys.split(","))

@@ -1,0 +1,1 @@
+"""The terminal game's screens: the game itself and the dialogs shown over it."""

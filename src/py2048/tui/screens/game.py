@@ -1,0 +1,254 @@
+"""The game screen: the board, the scores and the solver panel, driven by the keys.
+
+The screen draws the session's game and turns keys into moves; the engine decides what a move
+does, the session saves it. Solver searches run on worker threads (the solver releases the
+GIL), so the screen stays responsive while the solver thinks, and the player can take over
+from autoplay with any move key.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Digits, Footer, Static
+from textual.worker import Worker, WorkerState
+
+from py2048.engine import Direction, MoveResult
+from py2048.tui.advisor import PRESETS, Advice, Advisor
+from py2048.tui.keys import GAME_KEYS
+from py2048.tui.screens.dialogs import (
+    KEEP_GOING,
+    NEW_GAME,
+    ConfirmNewGameScreen,
+    GameOverScreen,
+    NoticeScreen,
+    WinScreen,
+)
+from py2048.tui.session import Session
+from py2048.tui.widgets.advice import AdvicePanel
+from py2048.tui.widgets.board import Board
+from py2048.tui.widgets.scores import ScoreBox
+
+AUTOPLAY_DELAYS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
+"""Seconds between autoplay moves, slowest first; the solver's own time comes on top."""
+DEFAULT_SPEED = 3
+ADVICE_GROUP = "advice"
+
+
+class GameScreen(Screen[None]):
+    DEFAULT_CSS = """
+    GameScreen #layout { height: 1fr; }
+    GameScreen #board-area { width: 1fr; height: 1fr; align: center middle; }
+    GameScreen #sidebar { width: 30; height: 1fr; padding: 0 1; }
+    GameScreen #title { color: $accent; width: 100%; text-align: center; }
+    GameScreen #save-problem { color: $error; height: auto; }
+    GameScreen.-narrow #layout { layout: vertical; }
+    GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
+    GameScreen #scores { height: auto; }
+    GameScreen.-narrow #title { display: none; }
+    GameScreen.-narrow #scores, GameScreen.-narrow AdvicePanel { width: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in GAME_KEYS]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (64, "-wide")]
+
+    def __init__(self, session: Session, advisor: Advisor, notices: list[str]) -> None:
+        super().__init__()
+        self.session = session
+        self.advisor = advisor
+        self.notices = notices
+        self.preset = "balanced"
+        self.speed = DEFAULT_SPEED
+        self.autoplaying = False
+        self._autoplay_timer: Timer | None = None
+        self._position = 0
+        """Counts every change of the board, so advice for an older board is ignored."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="layout"):
+            with Vertical(id="board-area"):
+                yield Board()
+            with Vertical(id="sidebar"):
+                yield Digits("2048", id="title")
+                with Vertical(id="scores"):
+                    yield ScoreBox("Score", id="score")
+                    yield ScoreBox("Best", id="best")
+                    yield Static(id="save-problem", markup=False)
+                yield AdvicePanel()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        panel = self.query_one(AdvicePanel)
+        panel.preset = self.preset
+        panel.speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
+        self._draw()
+        game = self.session.game
+        if self.session.awaits_win_choice:
+            self._show_win()
+        elif game.over:
+            self._show_game_over()
+        for notice in self.notices:
+            self.app.push_screen(NoticeScreen("Save problem", notice))
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def _draw(self, result: MoveResult | None = None) -> None:
+        self._position += 1
+        spawned = result.spawned[:2] if result and result.spawned else None
+        self.query_one(Board).show(self.session.game.board, spawned)
+        score = self.query_one("#score", ScoreBox)
+        score.value = self.session.game.score
+        score.gain = result.gain if result else 0
+        self.query_one("#best", ScoreBox).value = self.session.best_score
+        problem = self.query_one("#save-problem", Static)
+        problem.update(self.session.save_problem or "")
+        problem.display = self.session.save_problem is not None
+        self.query_one(AdvicePanel).clear()
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def action_move(self, direction: str) -> None:
+        """A move by the player: it takes over from autoplay."""
+        self.stop_autoplay()
+        self._play(Direction.parse(direction))
+
+    def _play(self, direction: Direction) -> bool:
+        """Play ``direction``; False if it did not move the board."""
+        result = self.session.play(direction)
+        if not result.moved:
+            return False
+        self._draw(result)
+        if result.won:
+            self._show_win()
+        elif self.session.game.over:
+            self._show_game_over()
+        return True
+
+    def _show_win(self) -> None:
+        self.stop_autoplay()
+        game = self.session.game
+        banner = WinScreen(game.score, can_keep_going=not game.over)
+        self.app.push_screen(banner, self._after_win)
+
+    def _after_win(self, choice: str | None) -> None:
+        if choice == KEEP_GOING:
+            self.session.keep_going()
+            self._draw()
+        elif choice == NEW_GAME:
+            self._new_game()
+
+    def _show_game_over(self) -> None:
+        self.stop_autoplay()
+        game_over = GameOverScreen(self.session.game.score, self.session.best_score)
+        self.app.push_screen(game_over, self._after_game_over)
+
+    def _after_game_over(self, choice: str | None) -> None:
+        if choice == NEW_GAME:
+            self._new_game()
+
+    def action_new_game(self) -> None:
+        self.stop_autoplay()
+        if self.session.in_progress:
+            confirm = ConfirmNewGameScreen(self.session.game.score)
+            self.app.push_screen(confirm, self._after_confirm)
+        else:
+            self._new_game()
+
+    def _after_confirm(self, choice: str | None) -> None:
+        if choice == NEW_GAME:
+            self._new_game()
+
+    def _new_game(self) -> None:
+        self.session.new_game()
+        self._draw()
+
+    # --- solver: hint and autoplay ----------------------------------------------------------
+
+    def action_hint(self) -> None:
+        if self.autoplaying:
+            return
+        self._ask_advice("hint")
+
+    def action_autoplay(self) -> None:
+        if self.autoplaying:
+            self.stop_autoplay()
+            return
+        if self.session.game.over:
+            return
+        self.autoplaying = True
+        self.query_one(AdvicePanel).autoplay = True
+        self._ask_advice("autoplay")
+
+    def stop_autoplay(self) -> None:
+        """Stop autoplay now; a search still running is abandoned."""
+        if not self.autoplaying:
+            return
+        self.autoplaying = False
+        if self._autoplay_timer is not None:
+            self._autoplay_timer.stop()
+            self._autoplay_timer = None
+        self.workers.cancel_group(self, ADVICE_GROUP)
+        panel = self.query_one(AdvicePanel)
+        panel.autoplay = False
+        panel.thinking = False
+
+    def action_stop_autoplay(self) -> None:
+        self.stop_autoplay()
+
+    def action_autoplay_speed(self, step: int) -> None:
+        self.speed = min(max(self.speed + step, 0), len(AUTOPLAY_DELAYS) - 1)
+        self.query_one(AdvicePanel).speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
+
+    def action_next_strength(self) -> None:
+        self.preset = PRESETS[(PRESETS.index(self.preset) + 1) % len(PRESETS)]
+        self.query_one(AdvicePanel).preset = self.preset
+
+    def _ask_advice(self, purpose: str) -> None:
+        panel = self.query_one(AdvicePanel)
+        panel.problem = None
+        if panel.advice is None:
+            panel.thinking = True
+        work = partial(self._advise, self._position, self.session.game.board, self.preset)
+        self.run_worker(
+            work, name=purpose, group=ADVICE_GROUP, exclusive=True, exit_on_error=False, thread=True
+        )
+
+    def _advise(self, position: int, board: list[list[int]], preset: str) -> tuple[int, Advice]:
+        """Runs on a worker thread: touches nothing of the screen."""
+        return position, self.advisor(board, preset)
+
+    @on(Worker.StateChanged)
+    def _advice_ready(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != ADVICE_GROUP:
+            return
+        panel = self.query_one(AdvicePanel)
+        if event.state == WorkerState.ERROR:
+            self.stop_autoplay()
+            panel.thinking = False
+            panel.problem = f"The solver failed: {worker.error}"
+            return
+        if event.state != WorkerState.SUCCESS:
+            return
+        position, advice = worker.result
+        if position != self._position:
+            return
+        panel.thinking = False
+        panel.advice = advice
+        if worker.name == "autoplay" and self.autoplaying:
+            self._autoplay_move(advice)
+
+    def _autoplay_move(self, advice: Advice) -> None:
+        if advice.direction is None or not self._play(advice.direction):
+            self.stop_autoplay()
+            return
+        self.query_one(AdvicePanel).advice = advice
+        if self.autoplaying:
+            delay = AUTOPLAY_DELAYS[self.speed]
+            self._autoplay_timer = self.set_timer(delay, partial(self._ask_advice, "autoplay"))

@@ -1,0 +1,154 @@
+"""Where the terminal game keeps the game in progress and the best score, and how it writes them.
+
+Every write is atomic: the new text goes to a temporary file in the same directory, is flushed
+and fsynced, then renamed over the old file. Killing the program at any moment leaves either
+the previous save or the new one, whole. A save that cannot be read is never overwritten: it is
+moved aside to a backup file first, and the caller tells the player where it went.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from py2048.engine import Game, SaveError
+from py2048.engine.save import MAX_SAVE_BYTES
+
+DATA_DIR_ENV = "PY2048_DATA_DIR"
+GAME_FILE = "game.json"
+BEST_SCORE_FILE = "best-score.json"
+STALE_TEMP_SECONDS = 60.0
+"""A temporary file this old was left by a program killed mid-write; it is removed."""
+
+
+def default_data_dir() -> Path:
+    """``$PY2048_DATA_DIR`` if set, else the platform's user data directory for py2048."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir("py2048", appauthor=False))
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace the content of ``path`` with ``text``; a crash leaves the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename itself durable. Only POSIX can open a directory to sync it."""
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableSave:
+    """A save file that could not be used: why, and where it was moved."""
+
+    path: Path
+    reason: str
+    backup: Path | None
+    """None when even moving it aside failed (``reason`` then says why)."""
+
+    @property
+    def message(self) -> str:
+        where = f"It was moved to {self.backup}." if self.backup else "It could not be moved aside."
+        return f"{self.path} could not be read ({self.reason}). {where}"
+
+
+class Storage:
+    """The save files of one data directory: the game in progress and the best score."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.game_path = directory / GAME_FILE
+        self.best_score_path = directory / BEST_SCORE_FILE
+
+    def load_game(self) -> tuple[Game | None, UnreadableSave | None]:
+        """The saved game (None if there is none); a corrupt save is moved aside and reported."""
+        self._remove_stale_temp_files()
+        try:
+            return Game.from_json(self._read(self.game_path)), None
+        except FileNotFoundError:
+            return None, None
+        except (OSError, SaveError) as exc:
+            return None, self._set_aside(self.game_path, exc)
+
+    def load_best_score(self) -> tuple[int, UnreadableSave | None]:
+        """The best score so far (0 if none); a corrupt file is moved aside and reported."""
+        try:
+            return _parse_best_score(self._read(self.best_score_path)), None
+        except FileNotFoundError:
+            return 0, None
+        except (OSError, ValueError) as exc:
+            return 0, self._set_aside(self.best_score_path, exc)
+
+    def save_game(self, game: Game) -> None:
+        atomic_write(self.game_path, game.to_json())
+
+    def save_best_score(self, best_score: int) -> None:
+        atomic_write(self.best_score_path, json.dumps({"best_score": best_score}))
+
+    @staticmethod
+    def _read(path: Path) -> bytes:
+        with path.open("rb") as file:
+            data = file.read(MAX_SAVE_BYTES + 1)
+        if len(data) > MAX_SAVE_BYTES:
+            raise SaveError(f"the file is larger than {MAX_SAVE_BYTES} bytes")
+        return data
+
+    @staticmethod
+    def _set_aside(path: Path, error: Exception) -> UnreadableSave:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        backup = path.with_name(f"{path.name}.corrupt-{stamp}")
+        number = 1
+        while backup.exists():
+            number += 1
+            backup = path.with_name(f"{path.name}.corrupt-{stamp}-{number}")
+        try:
+            os.replace(path, backup)
+        except OSError as exc:
+            return UnreadableSave(path, f"{reason}; moving it failed: {exc.strerror}", None)
+        return UnreadableSave(path, reason, backup)
+
+    def _remove_stale_temp_files(self) -> None:
+        cutoff = time.time() - STALE_TEMP_SECONDS
+        for temp in self.directory.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                if temp.stat().st_mtime < cutoff:
+                    temp.unlink()
+
+
+def _parse_best_score(data: bytes) -> int:
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"not valid JSON: {exc}") from None
+    best = obj.get("best_score") if isinstance(obj, dict) else None
+    if isinstance(best, bool) or not isinstance(best, int) or best < 0:
+        raise ValueError('expected {"best_score": <a whole number, 0 or more>}')
+    return best

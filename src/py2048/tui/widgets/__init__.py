@@ -1,0 +1,1 @@
+"""The game screen's widgets: the board, the score boxes and the advice panel."""

@@ -1,0 +1,70 @@
+"""The 4x4 board: sixteen tiles in a grid that grows and shrinks with the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets import Static
+
+from py2048.tui.palette import BOARD, tile_css
+
+SIZE = 4
+
+
+class Tile(Static):
+    """One cell: its value in the tile's colours, or an empty cell."""
+
+    DEFAULT_CSS = """
+        Tile {
+            width: 1fr;
+            height: 1fr;
+            min-width: 6;
+            content-align: center middle;
+            text-style: bold;
+        }
+        Tile.spawned { text-style: bold underline; }
+        """ + tile_css()
+
+    def show(self, value: int, *, spawned: bool = False) -> None:
+        self.set_classes(f"tile-{value}" if value else "empty")
+        self.set_class(spawned, "spawned")
+        self.update(str(value) if value else "")
+
+
+class Board(Widget):
+    """The board. ``show`` draws a board as the engine gives it (4 rows of 4 values)."""
+
+    DEFAULT_CSS = f"""
+    Board {{
+        layout: grid;
+        grid-size: {SIZE} {SIZE};
+        grid-gutter: 1 2;
+        padding: 1 2;
+        width: 1fr;
+        height: 1fr;
+        max-width: 74;
+        max-height: 33;
+        background: {BOARD};
+    }}
+    """
+
+    def compose(self) -> ComposeResult:
+        for row in range(SIZE):
+            for col in range(SIZE):
+                yield Tile(id=f"cell-{row}-{col}")
+
+    def show(self, board: Sequence[Sequence[int]], spawned: tuple[int, int] | None = None) -> None:
+        """Draw ``board``; the tile at ``spawned`` (row, col), if any, is marked as new."""
+        for row, values in enumerate(board):
+            for col, value in enumerate(values):
+                tile = self.query_one(f"#cell-{row}-{col}", Tile)
+                tile.show(value, spawned=(row, col) == spawned)
+
+    def values(self) -> list[list[int]]:
+        """The board as drawn: what a player sees (for tests and screen readers)."""
+        return [
+            [int(self.query_one(f"#cell-{r}-{c}", Tile).content or 0) for c in range(SIZE)]
+            for r in range(SIZE)
+        ]
