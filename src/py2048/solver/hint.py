@@ -97,14 +97,28 @@ class _Workspace(threading.local):
         self.out = np.zeros(4, dtype=np.float64)
 
     def reserve(self, depth: int) -> None:
-        """Grow the table for a search of this depth (2**12 entries at d0 up to 2**20)."""
-        bits = min(20, 12 + 3 * depth)
+        """Grow the table for a search of this depth."""
+        bits = _table_bits(depth)
         if bits > self.bits:
-            # np.full writes every page now, so no timed search pays for first touches
             self.bits = bits
-            self.keys = np.full(1 << bits, 0, dtype=np.uint64)
-            self.meta = np.full(1 << bits, 0, dtype=np.uint64)
-            self.values = np.full(1 << bits, 0.0, dtype=np.float64)
+            self.keys, self.meta, self.values = table_arrays(depth)
+
+
+def _table_bits(depth: int) -> int:
+    return min(20, 12 + 3 * depth)
+
+
+def table_arrays(depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A transposition table for searches up to ``depth``: 2**12 entries at d0, up to 2**20.
+
+    np.full writes every page now, so no timed search pays for first touches.
+    """
+    size = 1 << _table_bits(depth)
+    return (
+        np.full(size, 0, dtype=np.uint64),
+        np.full(size, 0, dtype=np.uint64),
+        np.full(size, 0.0, dtype=np.float64),
+    )
 
 
 _workspace = _Workspace()

@@ -1,0 +1,29 @@
+"""The table ``2048 bench`` prints."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from py2048.solver.stats import Summary
+
+
+def summary_table(summary: Summary, label: str) -> Table:
+    """Scores, tile rates with 95% Wilson intervals, and speed, as one rich table."""
+    table = Table(title=f"py2048 solver, {label}", show_header=True, header_style="bold")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_row("games", f"{summary.games:,}", "")
+    table.add_row("mean score", f"{summary.mean_score:,.0f}", "")
+    table.add_row("median score", f"{summary.median_score:,.0f}", "")
+    table.add_row("max score", f"{summary.max_score:,}", "")
+    for rate in summary.rates:
+        table.add_row(
+            f"reached {rate.tile}",
+            f"{rate.share:.1%} ({rate.games})",
+            f"{rate.low:.1%} - {rate.high:.1%}",
+        )
+    table.add_row("moves/s (per worker)", f"{summary.moves_per_second:,.0f}", "")
+    table.add_row("moves", f"{summary.moves:,}", "")
+    table.add_row("wall time", f"{summary.wall_seconds:,.1f} s", "")
+    return table
