@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from py2048.engine import SaveError
 
@@ -36,9 +37,23 @@ def field_path(location: Sequence[str | int]) -> str:
 
 def save_error_detail(exc: SaveError, field: str = "state") -> str:
     """A SaveError from the engine, placed under the request field that held the save."""
-    prefix = f"save field {exc.field!r}: "
-    message = str(exc).removeprefix(prefix)
-    return f"{field}.{exc.field}: {message}" if exc.field else f"{field}: {message}"
+    message = str(exc).removeprefix(f"save field {exc.field!r}: ")
+    if not exc.field:
+        return f"{field}: {message}"
+    if message.startswith(exc.field):  # "board[0][1] = 3 is not a tile..."
+        return f"{field}.{message}"
+    return f"{field}.{exc.field}: {message}"
+
+
+def unreadable_body_detail(cause: BaseException) -> str:
+    """Why a body that is not plain JSON text could not be read (FastAPI says only "error")."""
+    if isinstance(cause, RecursionError):
+        return "request body is not valid JSON: nested too deeply"
+    if isinstance(cause, UnicodeDecodeError):
+        return "request body is not valid JSON: it is not UTF-8 text"
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "request body is not valid JSON: a number in it has too many digits"
+    return "request body is not valid JSON"
 
 
 def _describe(error: dict[str, Any]) -> str:
@@ -70,5 +85,13 @@ async def _on_validation_error(request: Request, exc: RequestValidationError) ->
     return error_response(422, "; ".join(details))
 
 
+async def _on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    detail = str(exc.detail)
+    if exc.status_code == 400 and exc.__cause__ is not None:
+        detail = unreadable_body_detail(exc.__cause__)
+    return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)

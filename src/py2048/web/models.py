@@ -150,7 +150,9 @@ class HintResponse(BaseModel):
 
     direction: DirectionName | None = Field(description="null only when no move is left")
     values: dict[DirectionName, float] = Field(description="expected value of each legal move")
-    depth: int = Field(ge=0, description="depth searched: dN looks N+1 player moves ahead")
+    depth: int = Field(
+        ge=-1, description="depth searched (dN looks N+1 player moves ahead); -1: no move left"
+    )
     elapsed_ms: float = Field(ge=0, description="time the search took")
 
 

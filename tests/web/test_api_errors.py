@@ -1,0 +1,226 @@
+"""Untrusted input gets a 4xx whose message names the culprit: never a 500, never a hang."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from starlette.types import Receive, Scope, Send
+
+from py2048 import Game
+from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from tests.web.conftest import LiveServer
+
+STATE = Game(seed=1).to_dict()
+JSON = {"content-type": "application/json"}
+
+
+def with_state(**changes: Any) -> dict[str, Any]:
+    return {"state": {**STATE, **changes}, "direction": "up"}
+
+
+def with_tile(row: int, col: int, value: Any) -> dict[str, Any]:
+    board = [list(r) for r in STATE["board"]]
+    board[row][col] = value
+    return with_state(board=board)
+
+
+def without(field: str) -> dict[str, Any]:
+    return {"state": {k: v for k, v in STATE.items() if k != field}, "direction": "up"}
+
+
+def assert_clear_error(response: httpx.Response, status: int, *fragments: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert list(body) == ["detail"] and isinstance(body["detail"], str)
+    for fragment in fragments:
+        assert fragment in body["detail"]
+
+
+MALFORMED = {
+    "truncated": b'{"state": ',
+    "single quotes": b"{'state': 1}",
+    "trailing comma": b'{"direction": "up",}',
+    "not utf-8": b'{"direction": "\xff\xfe"}',
+    "nested too deep": b"[" * 100_000 + b"]" * 100_000,
+    "number with 5000 digits": b'{"seed": ' + b"9" * 5000 + b"}",
+}
+
+
+@pytest.mark.parametrize("body", MALFORMED.values(), ids=MALFORMED.keys())
+def test_malformed_json_is_400(http: httpx.Client, body: bytes) -> None:
+    for path in ("/api/new", "/api/move", "/api/hint", "/api/keep-going"):
+        assert_clear_error(http.post(path, content=body, headers=JSON), 400, "not valid JSON")
+
+
+BAD_MOVES: dict[str, tuple[Any, str]] = {
+    "body is a list": ([1, 2], "request body"),
+    "body is null": (None, "request body"),
+    "state missing": ({"direction": "up"}, "state: Field required"),
+    "direction missing": ({"state": STATE}, "direction: Field required"),
+    "unknown direction": ({"state": STATE, "direction": "north"}, "direction"),
+    "direction as a number": ({"state": STATE, "direction": 0}, "direction"),
+    "unknown request field": ({"state": STATE, "direction": "up", "speed": 2}, "speed"),
+    "state is a string": ({"state": "save", "direction": "up"}, "state"),
+    "score missing": (without("score"), "state.score"),
+    "history missing": (without("history"), "state.history"),
+    "unknown state field": (with_state(cheat=True), "state.cheat"),
+    "foreign format": (with_state(format="other-2048"), "state.format"),
+    "future version": (with_state(version=2), "state.version"),
+    "board not a list": (with_state(board="2,2,0,0"), "state.board"),
+    "board of 3 rows": (with_state(board=STATE["board"][:3]), "state.board"),
+    "row of 5 tiles": (with_state(board=[[0] * 5] * 4), "state.board[0]"),
+    "tile 3": (with_tile(2, 1, 3), "state.board[2][1]"),
+    "tile -2": (with_tile(2, 1, -2), "state.board[2][1]"),
+    "tile 262144": (with_tile(0, 0, 262144), "state.board[0][0]"),
+    "tile as text": (with_tile(0, 0, "2"), "state.board[0][0]"),
+    "tile as float": (with_tile(0, 0, 2.0), "state.board[0][0]"),
+    "two 131072 tiles": (with_state(board=[[131072, 131072, 0, 0], *[[0] * 4] * 3]), "board"),
+    "negative score": (with_state(score=-4), "state.score"),
+    "absurd score": (with_state(score=10**30), "state.score"),
+    "score more than the tiles allow": (with_state(score=1000), "state.score"),
+    "score as text": (with_state(score="0"), "state.score"),
+    "score as boolean": (with_state(score=False), "state.score"),
+    "negative seed": (with_state(seed=-1), "state.seed"),
+    "seed too large": (with_state(seed=2**53), "state.seed"),
+    "moves disagree with history": (with_state(moves=5), "state.history"),
+    "history with other letters": (with_state(history="X", moves=1), "state.history"),
+    "won without a 2048": (with_state(won=True), "state.won"),
+    "keep going without a win": (with_state(keep_going=True), "state.keep_going"),
+    "over with moves left": (with_state(over=True), "state.over"),
+    "won as a number": (with_state(won=0), "state.won"),
+}
+
+
+@pytest.mark.parametrize(("body", "field"), BAD_MOVES.values(), ids=BAD_MOVES.keys())
+def test_bad_move_requests_are_422_naming_the_field(
+    http: httpx.Client, body: Any, field: str
+) -> None:
+    response = http.post("/api/move", content=json.dumps(body), headers=JSON)
+    assert_clear_error(response, 422, field)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "fragment"),
+    [
+        ("/api/new", {"seed": -1}, "seed"),
+        ("/api/new", {"seed": "42"}, "seed"),
+        ("/api/new", {"seed": 2**53}, "seed"),
+        ("/api/new", {"seed": 1, "size": 5}, "size"),
+        ("/api/hint", {"state": STATE, "preset": "ultra"}, "preset"),
+        ("/api/hint", with_state(score=-1), "state.score"),
+        ("/api/keep-going", {"state": {**STATE, "won": True}}, "state.won"),
+    ],
+)
+def test_bad_requests_elsewhere_are_422(
+    http: httpx.Client, path: str, body: Any, fragment: str
+) -> None:
+    assert_clear_error(http.post(path, json=body), 422, fragment)
+
+
+def test_keep_going_before_winning_is_400(http: httpx.Client) -> None:
+    assert_clear_error(http.post("/api/keep-going", json={"state": STATE}), 400, "won")
+
+
+def test_a_body_that_is_not_json_text_is_refused(http: httpx.Client) -> None:
+    response = http.post(
+        "/api/move", content="direction=up", headers={"content-type": "text/plain"}
+    )
+    assert_clear_error(response, 422, "request body")
+
+
+def test_wrong_method_and_unknown_path_are_clear(http: httpx.Client) -> None:
+    assert_clear_error(http.get("/api/move"), 405, "Method Not Allowed")
+    assert_clear_error(http.post("/api/teleport", json={}), 404, "Not Found")
+
+
+def test_a_declared_body_over_1_mib_is_413_without_being_read(server_url: str) -> None:
+    """The server answers from the Content-Length alone, before the client sends the body."""
+    host, port = server_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(
+            b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 50000000\r\n\r\n"
+        )
+        reply = sock.recv(4096).decode()
+    assert reply.startswith("HTTP/1.1 413")
+    assert "larger than the limit" in reply
+
+
+def test_a_body_over_1_mib_sent_whole_is_413(http: httpx.Client) -> None:
+    response = http.post("/api/move", content=b" " * (2 * MAX_BODY_BYTES), headers=JSON)
+    assert_clear_error(response, 413, "larger than the limit")
+
+
+def test_a_streamed_body_over_1_mib_is_413(http: httpx.Client) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(40):
+            yield b" " * 65536  # 2.5 MiB in all, with no Content-Length
+
+    try:
+        response = http.post("/api/move", content=chunks(), headers=JSON)
+    except httpx.WriteError:
+        return  # the server answered and closed while the client was still sending
+    assert_clear_error(response, 413, "larger than the limit")
+
+
+def test_a_body_of_exactly_1_mib_is_read(http: httpx.Client) -> None:
+    body = json.dumps({"state": STATE, "direction": "up"})
+    padded = body + " " * (MAX_BODY_BYTES - len(body))
+    assert len(padded) == MAX_BODY_BYTES
+    assert http.post("/api/move", content=padded, headers=JSON).status_code == 200
+
+
+def test_the_server_answers_normally_after_a_barrage_of_bad_requests(http: httpx.Client) -> None:
+    for body in MALFORMED.values():
+        http.post("/api/move", content=body, headers=JSON)
+    for body, _ in BAD_MOVES.values():
+        http.post("/api/move", content=json.dumps(body), headers=JSON)
+    assert http.post("/api/move", json={"state": STATE, "direction": "up"}).status_code == 200
+
+
+async def _echo_length(scope: Scope, receive: Receive, send: Send) -> None:
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    reply = str(len(body)).encode()
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": reply})
+
+
+@pytest.fixture(scope="module")
+def limited_url() -> Iterator[str]:
+    """A server whose body limit is 1000 bytes and whose body timeout is half a second."""
+    app = BodyLimitMiddleware(_echo_length, max_bytes=1000, timeout_s=0.5)
+    with LiveServer(app) as server:
+        yield server.url
+
+
+def test_a_stalled_body_gets_408_in_time(limited_url: str) -> None:
+    host, port = limited_url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        reply = sock.recv(4096).decode()
+    assert reply.startswith("HTTP/1.1 408")
+    assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"), [(0, "0"), (1000, "1000"), (1001, None)], ids=["empty", "at", "over"]
+)
+def test_the_limit_counts_streamed_bytes(limited_url: str, size: int, expected: str | None) -> None:
+    response = httpx.post(limited_url, content=iter([b"x" * size]))
+    if expected is None:
+        assert response.status_code == 413
+    else:
+        assert response.status_code == 200 and response.text == expected
