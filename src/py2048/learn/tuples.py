@@ -16,8 +16,11 @@ import numpy as np
 CELL_VALUES = 16
 """Values one cell takes in a table index: exponents 0..15; 65536 and 131072 read as 32768."""
 
-MAX_TUPLE_LENGTH = 8
-"""Longest tuple: a table has 16**length entries, so 8 cells already need 16 GiB of float32."""
+MAX_TUPLE_LENGTH = 7
+"""Longest tuple: a table has 16**length entries, so 7 cells already take 1 GiB of float32."""
+
+MAX_ENTRIES = 1 << 31
+"""Most table entries a network may have in all (8 GiB of float32)."""
 
 DEFAULT_TUPLES: tuple[tuple[int, ...], ...] = (
     (0, 1, 2, 3, 4, 5),
@@ -78,6 +81,9 @@ def validate_tuples(tuples: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], .
         if len(set(cells)) != len(cells):
             raise ValueError(f"tuple {number} {cells} names a cell twice")
         checked.append(cells)
+    entries = sum(CELL_VALUES ** len(cells) for cells in checked)
+    if entries > MAX_ENTRIES:
+        raise ValueError(f"these tuples need {entries} table entries; the most is {MAX_ENTRIES}")
     return tuple(checked)
 
 

@@ -1,0 +1,88 @@
+"""Saving and resuming training runs exactly.
+
+A checkpoint holds the whole state of a :class:`~py2048.learn.training.Trainer` between two
+rounds, so a run that is stopped, saved and resumed ends with the very same weights as a run
+that never stopped.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.storage import (
+    CHECKPOINT_FORMAT,
+    FORMAT_VERSION,
+    WeightsError,
+    atomic_write,
+    read_archive,
+)
+from py2048.learn.training import GameResult, RollingStats, Trainer, TrainingConfig
+from py2048.learn.tuples import format_tuples, parse_tuples
+
+
+def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
+    """Write the trainer's full state to ``path`` atomically."""
+    config = trainer.config
+    recent = np.array(
+        [[r.game, r.score, r.max_exponent, r.moves] for r in trainer.stats.recent],
+        dtype=np.int64,
+    ).reshape(-1, 4)
+    with atomic_write(path) as handle:
+        np.savez(
+            handle,
+            format=np.array(CHECKPOINT_FORMAT),
+            version=np.array(FORMAT_VERSION),
+            tuples=np.array(format_tuples(config.tuples)),
+            alpha=np.array(config.alpha),
+            temporal_coherence=np.array(config.temporal_coherence),
+            seed=np.array(config.seed, dtype=np.int64),
+            workers=np.array(config.workers, dtype=np.int64),
+            segment_moves=np.array(config.segment_moves, dtype=np.int64),
+            weights=trainer.network.weights,
+            coherence_sum=trainer.coherence_sum,
+            coherence_abs=trainer.coherence_abs,
+            boards=trainer.boards,
+            counters=trainer.counters,
+            games_finished=np.array(trainer.games_finished, dtype=np.int64),
+            moves_played=np.array(trainer.moves_played, dtype=np.int64),
+            elapsed_seconds=np.array(trainer.elapsed_seconds),
+            recent=recent,
+        )
+
+
+def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
+    """Rebuild the trainer saved in ``path``; raises WeightsError if the file is unusable."""
+
+    def read(archive: Any) -> Trainer:
+        try:
+            config = TrainingConfig(
+                tuples=parse_tuples(str(archive["tuples"])),
+                alpha=float(archive["alpha"]),
+                temporal_coherence=bool(archive["temporal_coherence"]),
+                seed=int(archive["seed"]),
+                workers=int(archive["workers"]),
+                segment_moves=int(archive["segment_moves"]),
+            )
+            network = NTupleNetwork(config.tuples, archive["weights"])
+        except ValueError as exc:
+            raise WeightsError(path, f"is damaged: {exc}") from None
+        trainer = Trainer(config, network)
+        for name in ("coherence_sum", "coherence_abs", "boards", "counters"):
+            stored = archive[name]
+            current = getattr(trainer, name)
+            if stored.dtype != current.dtype or stored.shape != current.shape:
+                raise WeightsError(path, f"is damaged: {name} has the wrong type or shape")
+            current[...] = stored
+        trainer.games_finished = int(archive["games_finished"])
+        trainer.moves_played = int(archive["moves_played"])
+        trainer.elapsed_seconds = float(archive["elapsed_seconds"])
+        trainer.stats = RollingStats(
+            results=[GameResult(*(int(x) for x in row)) for row in archive["recent"]]
+        )
+        return trainer
+
+    return read_archive(path, CHECKPOINT_FORMAT, read)

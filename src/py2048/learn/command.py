@@ -1,0 +1,137 @@
+"""``2048 train``: train an n-tuple network from scratch or resume a checkpoint, with progress."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
+from py2048.learn.storage import save_weights
+from py2048.learn.training import Trainer, TrainingConfig
+from py2048.learn.tuples import DEFAULT_SPEC, parse_tuples
+
+DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
+DEFAULT_CHECKPOINT_MINUTES = 10.0
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """Run ``2048 train``; returns the exit status (130 when stopped by Ctrl-C, after saving)."""
+    console = Console(stderr=True)
+    checkpoint = Path(args.checkpoint or DEFAULT_CHECKPOINT)
+    trainer = _resume(args, checkpoint) if args.resume else _fresh(args, checkpoint)
+    try:
+        stopped = _train(trainer, args.games, checkpoint, args.checkpoint_minutes, console)
+    finally:
+        trainer.close()
+    save_checkpoint(trainer, checkpoint)
+    stats = trainer.stats
+    console.print(
+        f"{trainer.games_finished} games in {trainer.elapsed_seconds:.0f} s of training; last "
+        f"{len(stats.recent)}: mean score {stats.mean_score:,.0f}, 2048 {stats.rate(2048):.1%}, "
+        f"8192 {stats.rate(8192):.1%}, 16384 {stats.rate(16384):.1%}. "
+        f"Checkpoint: {checkpoint}"
+    )
+    if stopped:
+        console.print(f"Stopped; continue with --resume --checkpoint {checkpoint}")
+        return 130
+    if args.export:
+        save_weights(trainer.network, args.export)
+        console.print(f"Weights written to {args.export}")
+    return 0
+
+
+def _fresh(args: argparse.Namespace, checkpoint: Path) -> Trainer:
+    if checkpoint.exists():
+        raise ValueError(
+            f"{checkpoint} already exists: pass --resume to continue it, or name another "
+            "--checkpoint"
+        )
+    config = TrainingConfig(
+        tuples=parse_tuples(args.tuples or DEFAULT_SPEC),
+        alpha=1.0 if args.alpha is None else args.alpha,
+        temporal_coherence=(args.step_size or "tc") == "tc",
+        seed=0 if args.seed is None else args.seed,
+        workers=1 if args.workers is None else args.workers,
+    )
+    return Trainer(config)
+
+
+def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
+    trainer = load_checkpoint(checkpoint)
+    config = trainer.config
+    requested = {
+        "--tuples": (args.tuples and parse_tuples(args.tuples), config.tuples),
+        "--alpha": (args.alpha, config.alpha),
+        "--step-size": (args.step_size, "tc" if config.temporal_coherence else "fixed"),
+        "--seed": (args.seed, config.seed),
+        "--workers": (args.workers, config.workers),
+    }
+    for option, (asked, saved) in requested.items():
+        if asked is not None and asked != saved:
+            trainer.close()
+            raise ValueError(
+                f"{checkpoint} was trained with {option} {saved}; a resumed run keeps its "
+                f"settings (leave {option} out, or start a new --checkpoint)"
+            )
+    return trainer
+
+
+@contextmanager
+def _stop_on_interrupt() -> Iterator[threading.Event]:
+    """Turn Ctrl-C into a request to stop between rounds, so the checkpoint stays whole."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _train(
+    trainer: Trainer, games: int, checkpoint: Path, checkpoint_minutes: float, console: Console
+) -> bool:
+    """Train until ``games`` games are played or Ctrl-C; returns True if stopped early."""
+    progress = Progress(
+        BarColumn(bar_width=16),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[summary]}"),
+        TimeElapsedColumn(),
+        console=console,
+    )
+    last_save = time.monotonic()
+    with _stop_on_interrupt() as stop, progress:
+        task = progress.add_task("train", total=games, completed=trainer.games_finished, summary="")
+        while not trainer.done(games):
+            if stop.is_set():
+                return True
+            started = time.monotonic()
+            moves_before = trainer.moves_played
+            trainer.run_round(games)
+            seconds = time.monotonic() - started
+            trainer.elapsed_seconds += seconds
+            stats = trainer.stats
+            progress.update(
+                task,
+                completed=trainer.games_finished,
+                summary=(
+                    f"mean {stats.mean_score:,.0f} | 2048 {stats.rate(2048):.0%} "
+                    f"8192 {stats.rate(8192):.0%} 16384 {stats.rate(16384):.0%} | "
+                    f"{(trainer.moves_played - moves_before) / max(seconds, 1e-9) / 1000:,.0f}k "
+                    "moves/s"
+                ),
+            )
+            if time.monotonic() - last_save >= checkpoint_minutes * 60:
+                save_checkpoint(trainer, checkpoint)
+                last_save = time.monotonic()
+    return stop.is_set()

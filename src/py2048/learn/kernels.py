@@ -1,0 +1,278 @@
+"""Compiled n-tuple kernels: board value, greedy move, and TD(0) afterstate learning.
+
+Boards are the engine's packed ``(lo, hi)`` words, and every move and spawn goes through the
+engine's kernels (:func:`~py2048.engine.board.move`, :func:`~py2048.engine.board.place`), so the
+network learns exactly the game that py2048 plays.
+
+Table indices use four bits per cell: a cell holding 65536 or 131072 (exponent 16 or 17, whose
+fifth bit lives in ``hi``) reads as 32768. Such boards are rare enough (none in greedy play)
+that giving them their own table entries is not worth 2.7 times the memory per 6-tuple.
+
+Learning follows Szubert & Jaskowski (2014): the value function is over *afterstates* (the
+board after the slide, before the spawn). After each move the previous afterstate ``s'`` moves
+toward ``gain + V(next afterstate)``, and the last afterstate of a game toward 0. Every table
+entry read by ``s'`` takes a share of the error: ``step * error`` with a fixed step, or, with
+temporal coherence (Beal & Smith 1999, used for 2048 by Jaskowski 2018), ``step * |E|/A *
+error`` where ``E`` and ``A`` are the entry's running sums of errors and of their absolute
+values, so entries whose errors keep the same sign learn fast and noisy ones slow down.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from py2048.engine.board import max_exponent, move, place, start
+from py2048.engine.rng import draw, seed_key
+
+_NIBBLE = np.uint64(0xF)
+
+# Columns of the per-worker state arrays (see play_segment).
+LO, HI, PREV_LO, PREV_HI, KEY = 0, 1, 2, 3, 4
+BOARD_COLUMNS = 5
+GAME, IN_PROGRESS, HAS_PREV, SCORE, MOVES, SPAWNS = 0, 1, 2, 3, 4, 5
+COUNTER_COLUMNS = 6
+RECORD_COLUMNS = 5
+TERMINAL = np.uint64(0xFFFFFFFFFFFFFFFF)
+"""The gain recorded for the last move of a game, whose afterstate is worth 0."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def capped_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
+    """``lo`` with every cell of exponent 16 or more read as 15 (all four bits set)."""
+    if hi == 0:
+        return lo
+    board = lo
+    for cell in range(16):
+        if (hi >> np.uint64(cell)) & np.uint64(1):
+            board |= _NIBBLE << np.uint64(4 * cell)
+    return board
+
+
+@njit(cache=True, nogil=True, inline="always")
+def feature_index(board: np.uint64, shifts: np.ndarray, lengths: np.ndarray, f: int) -> int:
+    """Index of feature ``f`` in its tuple's table: the exponents on its cells, 4 bits each."""
+    index = 0
+    for i in range(lengths[f]):
+        index |= int((board >> shifts[f, i]) & _NIBBLE) << (4 * i)
+    return index
+
+
+@njit(cache=True, nogil=True)
+def board_value(
+    lo: np.uint64,
+    hi: np.uint64,
+    weights: np.ndarray,
+    shifts: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+) -> float:
+    """The network's value of a board: the sum of its table entries over every feature."""
+    board = capped_board(lo, hi)
+    total = 0.0
+    for f in range(lengths.size):
+        total += weights[offsets[f] + feature_index(board, shifts, lengths, f)]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def greedy_move(
+    lo: np.uint64,
+    hi: np.uint64,
+    weights: np.ndarray,
+    shifts: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    tables: np.ndarray,
+) -> tuple[int, np.uint64, np.uint64, int, float]:
+    """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
+
+    Ties go to the lowest direction number; direction -1 means no legal move.
+    """
+    best_direction = -1
+    best_total = -np.inf
+    best_lo = lo
+    best_hi = hi
+    best_gain = 0
+    best_value = 0.0
+    for d in range(4):
+        new_lo, new_hi, gain = move(lo, hi, d, tables)
+        if new_lo == lo and new_hi == hi:
+            continue
+        value = board_value(new_lo, new_hi, weights, shifts, lengths, offsets)
+        if gain + value > best_total:
+            best_total = gain + value
+            best_direction = d
+            best_lo, best_hi, best_gain, best_value = new_lo, new_hi, gain, value
+    return best_direction, best_lo, best_hi, best_gain, best_value
+
+
+@njit(cache=True, nogil=True)
+def learn_transition(
+    lo: np.uint64,
+    hi: np.uint64,
+    target: float,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    shifts: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+) -> None:
+    """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
+    board = capped_board(lo, hi)
+    value = 0.0
+    for f in range(lengths.size):
+        value += weights[offsets[f] + feature_index(board, shifts, lengths, f)]
+    error = target - value
+    for f in range(lengths.size):
+        j = offsets[f] + feature_index(board, shifts, lengths, f)
+        if temporal_coherence:
+            total_abs = coherence_abs[j]
+            rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
+            weights[j] += step * rate * error
+            coherence_sum[j] += error
+            coherence_abs[j] += abs(error)
+        else:
+            weights[j] += step * error
+
+
+@njit(cache=True, nogil=True)
+def start_game(
+    worker: int, game: int, base_key: np.uint64, boards: np.ndarray, counters: np.ndarray
+) -> None:
+    """Set a worker up to play game number ``game`` of the run with this base key."""
+    key = seed_key(draw(base_key, np.uint64(game)))
+    lo, hi = start(key)
+    boards[worker, LO] = lo
+    boards[worker, HI] = hi
+    boards[worker, KEY] = key
+    counters[worker, GAME] = game
+    counters[worker, IN_PROGRESS] = 1
+    counters[worker, HAS_PREV] = 0
+    counters[worker, SCORE] = 0
+    counters[worker, MOVES] = 0
+    counters[worker, SPAWNS] = 2
+
+
+@njit(cache=True, nogil=True)
+def play_segment(
+    worker: int,
+    steps: int,
+    boards: np.ndarray,
+    counters: np.ndarray,
+    base_key: np.uint64,
+    stride: int,
+    total_games: int,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    learn: bool,
+    apply_now: bool,
+    shifts: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+    tables: np.ndarray,
+    records: np.ndarray,
+    record_counts: np.ndarray,
+    results: np.ndarray,
+    result_counts: np.ndarray,
+) -> None:
+    """Play up to ``steps`` turns of this worker's games, greedily on the current weights.
+
+    The worker plays games ``worker, worker + stride, ...`` below ``total_games``; its game in
+    progress lives in ``boards[worker]`` / ``counters[worker]`` between calls. With ``learn``,
+    every transition is either learnt at once (``apply_now``: plain online learning, for one
+    worker) or recorded as ``(afterstate, next afterstate, gain)`` in ``records[worker]`` for
+    :func:`apply_records` to learn from after every worker's segment. Each finished game appends
+    ``(game, score, max exponent, moves)`` to ``results[worker]``.
+    """
+    recorded = 0
+    finished = 0
+    for _ in range(steps):
+        if counters[worker, IN_PROGRESS] == 0:
+            if counters[worker, GAME] >= total_games:
+                break
+            start_game(worker, counters[worker, GAME], base_key, boards, counters)
+        lo = boards[worker, LO]
+        hi = boards[worker, HI]
+        direction, after_lo, after_hi, gain, after_value = greedy_move(
+            lo, hi, weights, shifts, lengths, offsets, tables
+        )
+        if learn and counters[worker, HAS_PREV]:
+            prev_lo = boards[worker, PREV_LO]
+            prev_hi = boards[worker, PREV_HI]
+            if apply_now:
+                target = 0.0 if direction < 0 else gain + after_value
+                learn_transition(
+                    prev_lo, prev_hi, target, weights, coherence_sum, coherence_abs,
+                    temporal_coherence, step, shifts, lengths, offsets,
+                )  # fmt: skip
+            else:
+                records[worker, recorded, 0] = prev_lo
+                records[worker, recorded, 1] = prev_hi
+                records[worker, recorded, 2] = after_lo
+                records[worker, recorded, 3] = after_hi
+                if direction < 0:
+                    records[worker, recorded, 4] = TERMINAL
+                else:
+                    records[worker, recorded, 4] = np.uint64(gain)
+                recorded += 1
+        if direction < 0:
+            results[worker, finished, 0] = counters[worker, GAME]
+            results[worker, finished, 1] = counters[worker, SCORE]
+            results[worker, finished, 2] = max_exponent(lo, hi)
+            results[worker, finished, 3] = counters[worker, MOVES]
+            finished += 1
+            counters[worker, GAME] += stride
+            counters[worker, IN_PROGRESS] = 0
+            continue
+        boards[worker, PREV_LO] = after_lo
+        boards[worker, PREV_HI] = after_hi
+        counters[worker, HAS_PREV] = 1
+        counters[worker, SCORE] += gain
+        counters[worker, MOVES] += 1
+        spawned, _, _ = place(
+            after_lo, after_hi, draw(boards[worker, KEY], np.uint64(counters[worker, SPAWNS]))
+        )
+        counters[worker, SPAWNS] += 1
+        boards[worker, LO] = spawned
+        boards[worker, HI] = after_hi
+    record_counts[worker] = recorded
+    result_counts[worker] = finished
+
+
+@njit(cache=True, nogil=True)
+def apply_records(
+    records: np.ndarray,
+    record_counts: np.ndarray,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    shifts: np.ndarray,
+    lengths: np.ndarray,
+    offsets: np.ndarray,
+) -> None:
+    """Learn from every recorded transition, worker by worker in order.
+
+    Each error is computed here, on the weights as updated by the records before it, so this
+    is exactly sequential TD(0) over the recorded games.
+    """
+    for worker in range(record_counts.size):
+        for i in range(record_counts[worker]):
+            gain = records[worker, i, 4]
+            target = 0.0
+            if gain != TERMINAL:
+                target = float(gain) + board_value(
+                    records[worker, i, 2], records[worker, i, 3], weights, shifts, lengths, offsets
+                )
+            learn_transition(
+                records[worker, i, 0], records[worker, i, 1], target, weights, coherence_sum,
+                coherence_abs, temporal_coherence, step, shifts, lengths, offsets,
+            )  # fmt: skip

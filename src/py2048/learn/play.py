@@ -1,0 +1,46 @@
+"""Greedy play with a network and no learning: how strong the network is on its own."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from py2048.engine.board import ROW_TABLES
+from py2048.engine.rng import seed_key, validate_seed
+from py2048.learn.kernels import (
+    BOARD_COLUMNS,
+    COUNTER_COLUMNS,
+    IN_PROGRESS,
+    RECORD_COLUMNS,
+    play_segment,
+)
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.training import GameResult
+
+_SEGMENT = 100_000
+
+
+def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameResult]:
+    """Play ``games`` games choosing the move with the best ``gain + V(afterstate)``.
+
+    Games spawn tiles exactly as training game numbers ``0 .. games-1`` of a run with this seed
+    would, so a run's seed also names the games it was measured on.
+    """
+    if games < 1:
+        raise ValueError(f"games must be 1 or more, got {games}")
+    base_key = np.uint64(seed_key(np.uint64(validate_seed(seed))))
+    boards = np.zeros((1, BOARD_COLUMNS), dtype=np.uint64)
+    counters = np.zeros((1, COUNTER_COLUMNS), dtype=np.int64)
+    records = np.zeros((1, 0, RECORD_COLUMNS), dtype=np.uint64)
+    results = np.zeros((1, _SEGMENT + 1, 4), dtype=np.int64)
+    record_counts = np.zeros(1, dtype=np.int64)
+    counts = np.zeros(1, dtype=np.int64)
+    finished: list[GameResult] = []
+    unused = np.zeros(0, dtype=np.float32)
+    while len(finished) < games or counters[0, IN_PROGRESS]:
+        play_segment(
+            0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
+            False, 0.0, False, False, network.shifts, network.lengths, network.offsets,
+            ROW_TABLES, records, record_counts, results, counts,
+        )  # fmt: skip
+        finished.extend(GameResult(*(int(x) for x in row)) for row in results[0, : counts[0]])
+    return finished

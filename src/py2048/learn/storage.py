@@ -1,0 +1,173 @@
+"""Files of the learner: compact weights for shipping, full checkpoints for training.
+
+Both are NumPy ``.npz`` archives (read with ``allow_pickle=False``, so a file can never run
+code) that start with a ``format`` entry naming what they are and a ``version``.
+
+- A *weights file* stores only the non-zero entries of the network: the gaps between their
+  indices (``uint32``, so runs of neighbours compress to almost nothing) and their values,
+  either exactly (``float32``) or quantised to ``int16`` with one scale, compressed by zlib.
+  Most entries of a 6-tuple table are never visited in play and stay 0, so this is a small
+  fraction of the 268 MB that four dense 6-tuple tables take in memory.
+- A *checkpoint* stores everything training needs to continue exactly where it stopped:
+  the configuration, the weights and temporal-coherence sums, the games in progress, and the
+  counters. It is written uncompressed, because it is rewritten often and speed matters more.
+
+Files are written atomically (a temporary file in the same folder, flushed to disk, then
+renamed over the old one), so an interrupted save never destroys the previous file. Every
+problem reading a file raises :class:`WeightsError` naming the file and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.tuples import format_tuples, parse_tuples, table_sizes
+
+WEIGHTS_FORMAT = "py2048-ntuple-weights"
+CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
+FORMAT_VERSION = 1
+INT16_LIMIT = 32767
+
+
+class WeightsError(ValueError):
+    """A weights or checkpoint file that is missing, damaged, or not one of ours."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """Open a temporary file next to ``path``; on success flush it to disk and rename it over.
+
+    If writing fails, the temporary file is removed and any existing ``path`` is untouched.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        os.chmod(temporary, 0o666 & ~_umask())
+        with os.fdopen(descriptor, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def read_archive(
+    path: str | os.PathLike[str], expected_format: str, reader: Callable[[Any], Any]
+) -> Any:
+    """Open an ``.npz`` of ours and hand it to ``reader``, turning every failure into
+    :class:`WeightsError`."""
+    source = Path(path)
+    if not source.exists():
+        raise WeightsError(path, "no such file")
+    if source.is_dir():
+        raise WeightsError(path, "is a folder, not a file")
+    try:
+        with np.load(source, allow_pickle=False) as archive:
+            if "format" not in archive.files or "version" not in archive.files:
+                raise WeightsError(path, f"not a {expected_format} file (no format entry)")
+            found = str(archive["format"])
+            if found != expected_format:
+                raise WeightsError(path, f"is a {found!r} file, not a {expected_format} file")
+            version = int(archive["version"])
+            if version > FORMAT_VERSION:
+                raise WeightsError(
+                    path,
+                    f"was written in version {version} of the format; this py2048 reads up to "
+                    f"version {FORMAT_VERSION}",
+                )
+            return reader(archive)
+    except WeightsError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise WeightsError(path, f"is truncated or damaged ({exc})") from None
+    except KeyError as exc:
+        raise WeightsError(path, f"is damaged: entry {exc} is missing") from None
+    except (OSError, ValueError, TypeError) as exc:
+        raise WeightsError(path, f"cannot be read as a {expected_format} file ({exc})") from None
+
+
+def save_weights(
+    network: NTupleNetwork, path: str | os.PathLike[str], *, quantize: bool = True
+) -> None:
+    """Write the network's non-zero entries, quantised to int16 unless ``quantize`` is False.
+
+    Unquantised files load back bit for bit; quantised ones lose at most half a scale step per
+    entry (``scale`` = the largest magnitude / 32767).
+    """
+    weights = network.weights
+    nonzero = np.flatnonzero(weights)
+    gaps = np.diff(nonzero, prepend=0).astype(np.uint32)
+    values: np.ndarray = weights[nonzero]
+    scale = 0.0
+    if quantize and values.size:
+        scale = float(np.abs(values).max()) / INT16_LIMIT
+        values = np.round(values.astype(np.float64) / scale).astype(np.int16)
+    with atomic_write(path) as handle:
+        np.savez_compressed(
+            handle,
+            format=np.array(WEIGHTS_FORMAT),
+            version=np.array(FORMAT_VERSION),
+            tuples=np.array(format_tuples(network.tuples)),
+            size=np.array(weights.size, dtype=np.int64),
+            scale=np.array(scale),
+            index_gaps=gaps,
+            values=values,
+        )
+
+
+def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
+    """Read a weights file written by :func:`save_weights`."""
+
+    def read(archive: Any) -> NTupleNetwork:
+        tuples = parse_tuples(str(archive["tuples"]))
+        size = int(archive["size"])
+        expected = int(table_sizes(tuples).sum())
+        if size != expected:
+            raise WeightsError(path, f"holds {size} entries, but its tuples need {expected}")
+        gaps = archive["index_gaps"]
+        values = archive["values"]
+        if gaps.dtype != np.uint32 or values.dtype not in (np.int16, np.float32):
+            raise WeightsError(path, "is damaged: unexpected entry types")
+        if gaps.shape != values.shape or gaps.ndim != 1:
+            raise WeightsError(path, "is damaged: index and value counts differ")
+        indices = np.cumsum(gaps, dtype=np.int64)
+        if indices.size and (indices[-1] >= size or np.any(gaps[1:] == 0)):
+            raise WeightsError(path, "is damaged: entry indices out of order or out of range")
+        weights = np.zeros(size, dtype=np.float32)
+        if values.dtype == np.int16:
+            weights[indices] = values.astype(np.float64) * float(archive["scale"])
+        else:
+            weights[indices] = values
+        return NTupleNetwork(tuples, weights)
+
+    return read_archive(path, WEIGHTS_FORMAT, read)

@@ -1,0 +1,208 @@
+"""Deterministic multi-core TD training of an n-tuple network.
+
+Why this scheme: TD learning is sequential, and letting threads update shared weights as they
+go (Hogwild) makes results depend on timing. Instead training runs in *rounds*. In a round every
+worker thread plays ``segment_moves`` turns of its own games on weights that stay fixed, and
+records each TD error with its afterstate; then the errors are applied in worker order, each
+thread applying them to its own share of the tuples (disjoint table entries). The weights after
+a round depend only on the seed, the worker count and the segment length, never on timing.
+Worker ``w`` plays games ``w, w + workers, w + 2*workers, ...``; game ``g`` spawns tiles from
+its own engine key, derived from the training seed and ``g``.
+
+With one worker, errors are applied at once (plain online TD(0)), which learns the most per
+game; more workers trade a little of that for moves per second.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from py2048.engine.board import ROW_TABLES
+from py2048.engine.rng import seed_key, validate_seed
+from py2048.learn.kernels import (
+    BOARD_COLUMNS,
+    COUNTER_COLUMNS,
+    GAME,
+    IN_PROGRESS,
+    MOVES,
+    RECORD_COLUMNS,
+    apply_records,
+    play_segment,
+)
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.tuples import DEFAULT_TUPLES, SYMMETRY_COUNT, validate_tuples
+
+DEFAULT_SEGMENT_MOVES = 2000
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """What a training run is: everything its result depends on, besides the game count.
+
+    ``alpha`` is the step per board: an error moves the sum of the board's table entries by
+    ``alpha * error`` (each of its ``8 * len(tuples)`` entries by its share), scaled under
+    temporal coherence by each entry's ``|E|/A``, which starts at 1.
+    """
+
+    tuples: tuple[tuple[int, ...], ...] = DEFAULT_TUPLES
+    alpha: float = 1.0
+    temporal_coherence: bool = True
+    seed: int = 0
+    workers: int = 1
+    segment_moves: int = DEFAULT_SEGMENT_MOVES
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tuples", validate_tuples(self.tuples))
+        object.__setattr__(self, "seed", validate_seed(self.seed))
+        if not (0.0 < self.alpha <= 1.0):
+            raise ValueError(f"alpha must be above 0 and at most 1, got {self.alpha}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be 1 or more, got {self.workers}")
+        if self.segment_moves < 1:
+            raise ValueError(f"segment_moves must be 1 or more, got {self.segment_moves}")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished training game."""
+
+    game: int
+    score: int
+    max_exponent: int
+    moves: int
+
+
+class RollingStats:
+    """Mean score and tile rates over the most recent games."""
+
+    def __init__(self, window: int = 1000, results: Sequence[GameResult] = ()) -> None:
+        self.recent: deque[GameResult] = deque(results, maxlen=window)
+
+    def add(self, results: Sequence[GameResult]) -> None:
+        self.recent.extend(results)
+
+    @property
+    def mean_score(self) -> float:
+        return sum(r.score for r in self.recent) / len(self.recent) if self.recent else 0.0
+
+    def rate(self, tile: int) -> float:
+        """Share of recent games whose largest tile reached ``tile``."""
+        if not self.recent:
+            return 0.0
+        exponent = tile.bit_length() - 1
+        return sum(r.max_exponent >= exponent for r in self.recent) / len(self.recent)
+
+
+class Trainer:
+    """Owns the weights and the games in progress; ``run_round`` advances training a little."""
+
+    def __init__(self, config: TrainingConfig, network: NTupleNetwork | None = None) -> None:
+        self.config = config
+        self.network = network if network is not None else NTupleNetwork.zeros(config.tuples)
+        if self.network.tuples != config.tuples:
+            raise ValueError("the network's tuples differ from the training configuration's")
+        size = self.network.weights.size if config.temporal_coherence else 0
+        self.coherence_sum = np.zeros(size, dtype=np.float32)
+        self.coherence_abs = np.zeros(size, dtype=np.float32)
+        workers = config.workers
+        self.boards = np.zeros((workers, BOARD_COLUMNS), dtype=np.uint64)
+        self.counters = np.zeros((workers, COUNTER_COLUMNS), dtype=np.int64)
+        self.counters[:, GAME] = np.arange(workers)
+        self.games_finished = 0
+        self.moves_played = 0
+        self.elapsed_seconds = 0.0
+        self.stats = RollingStats()
+        steps = config.segment_moves
+        self._records = np.zeros((workers, steps, RECORD_COLUMNS), dtype=np.uint64)
+        self._record_counts = np.zeros(workers, dtype=np.int64)
+        self._results = np.zeros((workers, steps + 1, 4), dtype=np.int64)
+        self._result_counts = np.zeros(workers, dtype=np.int64)
+        self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
+        self._base_key = np.uint64(seed_key(np.uint64(config.seed)))
+        self._step = config.alpha / (len(config.tuples) * SYMMETRY_COUNT)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+    def done(self, total_games: int) -> bool:
+        """True once every game numbered below ``total_games`` has been played."""
+        idle = self.counters[:, IN_PROGRESS] == 0
+        return bool(np.all(idle & (self.counters[:, GAME] >= total_games)))
+
+    def run_round(self, total_games: int) -> list[GameResult]:
+        """Play one segment on every worker, learn from it, and return the games it finished."""
+        moves_before = self._moves_in_progress()
+        if self._pool is None:
+            self._play(0, total_games, apply_now=True)
+        else:
+            futures = [
+                self._pool.submit(self._play, w, total_games, False)
+                for w in range(self.config.workers)
+            ]
+            for future in futures:
+                future.result()
+            self._apply()
+        finished = sorted(
+            (
+                GameResult(*(int(x) for x in self._results[w, i]))
+                for w in range(self.config.workers)
+                for i in range(self._result_counts[w])
+            ),
+            key=lambda result: result.game,
+        )
+        moves_after = self._moves_in_progress()
+        self.moves_played += moves_after - moves_before + sum(r.moves for r in finished)
+        self.games_finished += len(finished)
+        self.stats.add(finished)
+        return finished
+
+    def _moves_in_progress(self) -> int:
+        return int(self.counters[:, MOVES][self.counters[:, IN_PROGRESS] == 1].sum())
+
+    def _play(self, worker: int, total_games: int, apply_now: bool) -> None:
+        network = self.network
+        play_segment(
+            worker,
+            self.config.segment_moves,
+            self.boards,
+            self.counters,
+            self._base_key,
+            self.config.workers,
+            total_games,
+            network.weights,
+            self.coherence_sum,
+            self.coherence_abs,
+            self.config.temporal_coherence,
+            self._step,
+            True,
+            apply_now,
+            network.shifts,
+            network.lengths,
+            network.offsets,
+            ROW_TABLES,
+            self._records,
+            self._record_counts,
+            self._results,
+            self._result_counts,
+        )
+
+    def _apply(self) -> None:
+        network = self.network
+        apply_records(
+            self._records,
+            self._record_counts,
+            network.weights,
+            self.coherence_sum,
+            self.coherence_abs,
+            self.config.temporal_coherence,
+            self._step,
+            network.shifts,
+            network.lengths,
+            network.offsets,
+        )

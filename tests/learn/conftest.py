@@ -1,0 +1,19 @@
+"""Small networks keep the learner's tests fast; the default 4 x 6-tuples take 268 MB."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from py2048.learn.network import NTupleNetwork
+
+SMALL_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6))
+SMALL_SPEC = "0,1,2,3/4,5,6,7/0,1,4,5/1,2,5,6"
+
+
+@pytest.fixture
+def random_network() -> NTupleNetwork:
+    """A small network with arbitrary non-zero weights."""
+    network = NTupleNetwork.zeros(SMALL_TUPLES)
+    network.weights[:] = np.random.default_rng(7).normal(0, 100, network.weights.size)
+    return network

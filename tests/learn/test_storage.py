@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from py2048.learn.checkpoint import save_checkpoint
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.storage import WeightsError, atomic_write, load_weights, save_weights
+from py2048.learn.training import Trainer, TrainingConfig
+from tests.learn.conftest import SMALL_TUPLES
+
+
+def sparse_network() -> NTupleNetwork:
+    """Weights as training leaves them: mostly zero, the rest of any size and sign."""
+    network = NTupleNetwork.zeros(SMALL_TUPLES)
+    rng = np.random.default_rng(3)
+    chosen = rng.choice(network.weights.size, 5000, replace=False)
+    network.weights[chosen] = rng.normal(0, 2000, chosen.size)
+    return network
+
+
+def test_unquantised_weights_round_trip_exactly(tmp_path: Path) -> None:
+    network = sparse_network()
+    save_weights(network, tmp_path / "w.npz", quantize=False)
+    loaded = load_weights(tmp_path / "w.npz")
+    assert loaded.tuples == network.tuples
+    assert np.array_equal(loaded.weights, network.weights)
+
+
+def test_quantised_weights_stay_within_half_a_step(tmp_path: Path) -> None:
+    network = sparse_network()
+    save_weights(network, tmp_path / "w.npz")
+    loaded = load_weights(tmp_path / "w.npz")
+    step = np.abs(network.weights).max() / 32767
+    rounding = np.spacing(np.abs(network.weights))
+    assert np.all(np.abs(loaded.weights - network.weights) <= step / 2 + rounding)
+    assert np.array_equal(loaded.weights == 0, network.weights == 0)
+
+
+def test_an_untrained_network_round_trips(tmp_path: Path) -> None:
+    save_weights(NTupleNetwork.zeros(SMALL_TUPLES), tmp_path / "w.npz")
+    assert not load_weights(tmp_path / "w.npz").weights.any()
+
+
+def expect_error(path: Path, problem: str) -> None:
+    with pytest.raises(WeightsError, match=problem) as caught:
+        load_weights(path)
+    assert isinstance(caught.value, ValueError)
+    assert str(path) in str(caught.value)
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    expect_error(tmp_path / "absent.npz", "no such file")
+
+
+def test_a_truncated_file_is_reported(tmp_path: Path) -> None:
+    save_weights(sparse_network(), tmp_path / "w.npz")
+    data = (tmp_path / "w.npz").read_bytes()
+    (tmp_path / "w.npz").write_bytes(data[: len(data) // 2])
+    expect_error(tmp_path / "w.npz", "truncated or damaged")
+
+
+def test_a_file_that_is_not_an_archive_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "w.npz").write_text("hello")
+    expect_error(tmp_path / "w.npz", "cannot be read")
+
+
+def test_a_foreign_archive_is_reported(tmp_path: Path) -> None:
+    np.savez(tmp_path / "w.npz", weights=np.zeros(3))
+    expect_error(tmp_path / "w.npz", "not a py2048-ntuple-weights file")
+
+
+def test_a_checkpoint_is_not_a_weights_file(tmp_path: Path) -> None:
+    trainer = Trainer(TrainingConfig(tuples=SMALL_TUPLES))
+    save_checkpoint(trainer, tmp_path / "c.npz")
+    expect_error(tmp_path / "c.npz", "'py2048-ntuple-checkpoint' file, not a")
+
+
+def test_a_file_from_a_newer_format_is_reported(tmp_path: Path) -> None:
+    np.savez(tmp_path / "w.npz", format=np.array("py2048-ntuple-weights"), version=np.array(99))
+    expect_error(tmp_path / "w.npz", "version 99")
+
+
+def test_entries_that_do_not_fit_the_tuples_are_reported(tmp_path: Path) -> None:
+    save_weights(sparse_network(), tmp_path / "w.npz")
+    with np.load(tmp_path / "w.npz") as archive:
+        entries = dict(archive)
+    entries["tuples"] = np.array("0,1,2")
+    np.savez(tmp_path / "w.npz", **entries)
+    expect_error(tmp_path / "w.npz", "but its tuples need")
+
+
+def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
+    target = tmp_path / "w.npz"
+    target.write_bytes(b"previous")
+    with pytest.raises(RuntimeError), atomic_write(target) as handle:
+        handle.write(b"partial")
+        raise RuntimeError("disk full")
+    assert target.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["w.npz"]

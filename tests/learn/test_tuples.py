@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from py2048.engine.board import pack
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.tuples import (
+    DEFAULT_SPEC,
+    DEFAULT_TUPLES,
+    format_tuples,
+    parse_tuples,
+    symmetric_cells,
+)
+from tests.learn.conftest import SMALL_TUPLES
+
+tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 32768])
+boards = st.lists(st.lists(tiles, min_size=4, max_size=4), min_size=4, max_size=4)
+
+
+def symmetries(board: list[list[int]]) -> list[list[list[int]]]:
+    grid = np.array(board)
+    turns = [np.rot90(grid, k) for k in range(4)]
+    return [t.tolist() for t in turns + [np.fliplr(t) for t in turns]]
+
+
+def test_default_spec_names_the_default_tuples() -> None:
+    assert parse_tuples(DEFAULT_SPEC) == DEFAULT_TUPLES
+    assert format_tuples(DEFAULT_TUPLES) == DEFAULT_SPEC
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "empty"),
+        ("0,1,x", "comma-separated"),
+        ("0,1,16", "numbered 0 to 15"),
+        ("0,1,1", "twice"),
+        ("0,1,2,3,4,5,6,7", "1 to 7"),
+        ("/".join(["0,1,2,3,4,5,6"] * 9), "table entries"),
+    ],
+)
+def test_bad_tuple_specs_are_rejected_with_the_reason(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_tuples(spec)
+
+
+@pytest.mark.parametrize("symmetry", range(8))
+def test_each_symmetry_moves_a_tuple_to_distinct_cells(symmetry: int) -> None:
+    moved = symmetric_cells(range(16), symmetry)
+    assert sorted(moved) == list(range(16))
+
+
+@settings(max_examples=200, deadline=None)
+@given(board=boards)
+def test_every_symmetry_of_a_board_has_the_same_value(board: list[list[int]]) -> None:
+    network = NTupleNetwork.zeros(SMALL_TUPLES)
+    network.weights[:] = np.random.default_rng(1).normal(0, 100, network.weights.size)
+    values = {round(network.value(b), 3) for b in symmetries(board)}
+    assert len(values) == 1
+
+
+def test_the_value_depends_on_the_board(random_network: NTupleNetwork) -> None:
+    a = [[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    b = [[4, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    assert random_network.value(a) != random_network.value(b)
+
+
+def test_tiles_above_32768_read_as_32768(random_network: NTupleNetwork) -> None:
+    big = [[65536, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
+    capped = [[32768, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
+    assert pack(big)[1] != 0
+    assert random_network.value(big) == random_network.value(capped)
