@@ -151,20 +151,30 @@ def _step(
     gains: np.ndarray,
     moved: np.ndarray,
     over: np.ndarray,
-    scores: np.ndarray,
-    max_exponents: np.ndarray,
+    final_scores: np.ndarray,
+    final_max_tiles: np.ndarray,
     legal: np.ndarray,
 ) -> None:
     for i in range(state.shape[0]):
         gains[i], moved[i] = advance(state, i, actions[i], tables)
         mask = legal_mask(state[i, LO], state[i, HI], tables)
         over[i] = mask == 0
-        scores[i] = state[i, SCORE]
-        max_exponents[i] = max_exponent(state[i, LO], state[i, HI])
-        if mask == 0 and autoreset:
-            restart(state, i, next_seed(state[i, SEED]))
-            mask = legal_mask(state[i, LO], state[i, HI], tables)
+        if mask == 0:
+            final_scores[i] = state[i, SCORE]
+            final_max_tiles[i] = 1 << max_exponent(state[i, LO], state[i, HI])
+            if autoreset:
+                restart(state, i, next_seed(state[i, SEED]))
+                mask = legal_mask(state[i, LO], state[i, HI], tables)
+        else:
+            final_scores[i] = 0
+            final_max_tiles[i] = 0
         legal[i] = mask
+
+
+@njit(cache=True, nogil=True)
+def _max_tiles(state: np.ndarray, out: np.ndarray) -> None:
+    for i in range(state.shape[0]):
+        out[i] = 1 << max_exponent(state[i, LO], state[i, HI])
 
 
 @njit(cache=True, nogil=True)
@@ -210,10 +220,10 @@ class StepResult(NamedTuple):
     """bool: the direction changed the board (and a tile spawned)."""
     over: np.ndarray
     """bool: the game has no legal move left (with autoreset it has already restarted)."""
-    scores: np.ndarray
-    """int64: each game's score after this move, before any restart."""
-    max_exponents: np.ndarray
-    """int64: each game's largest exponent after this move, before any restart."""
+    final_scores: np.ndarray
+    """int64: the final score of each game that is over (0 for the others)."""
+    final_max_tiles: np.ndarray
+    """int64: the largest tile of each game that is over (0 for the others)."""
 
 
 class Afterstates(NamedTuple):
@@ -290,9 +300,9 @@ class Batch:
     def step(self, actions: Sequence[int] | np.ndarray, *, autoreset: bool = False) -> StepResult:
         """Play one action in every game (0 up, 1 right, 2 down, 3 left) in one compiled call.
 
-        A direction that does not move changes nothing, as in the game. With ``autoreset``, a
-        game that ends restarts at once with ``next_seed`` of its seed; the result still reports
-        its final score and largest tile.
+        A direction that does not move changes nothing, as in the game. The result reports the
+        final score and largest tile of every game that is over; with ``autoreset`` those games
+        then restart at once, each with ``next_seed`` of its seed.
         """
         checked = checked_actions(actions, self.n)
         n = self.n
@@ -311,6 +321,12 @@ class Batch:
         shape = (self.n, ONEHOT_PLANES, 4, 4) if onehot else (self.n, 4, 4)
         out = np.empty(shape, dtype=np.uint8)
         _observe(self.state, out)
+        return out
+
+    def max_tiles(self) -> np.ndarray:
+        """(N,) int64: each game's largest tile."""
+        out = np.empty(self.n, dtype=np.int64)
+        _max_tiles(self.state, out)
         return out
 
     def action_masks(self) -> np.ndarray:

@@ -36,9 +36,10 @@ def test_each_game_is_the_game_with_its_seed(seed: int, rows: list[list[int]]) -
             assert packed(batch, i) == game.packed
             assert result.gains[i] == step.gain and result.moved[i] == step.moved
             assert result.over[i] == game.over
-            assert result.scores[i] == batch.scores[i] == game.score
-            assert 1 << result.max_exponents[i] == game.max_tile
-            assert batch.moves[i] == game.moves
+            assert batch.scores[i] == game.score and batch.moves[i] == game.moves
+            assert batch.max_tiles()[i] == game.max_tile
+            final = (game.score, game.max_tile) if game.over else (0, 0)
+            assert (result.final_scores[i], result.final_max_tiles[i]) == final
 
 
 @settings(max_examples=20, deadline=None)
@@ -51,7 +52,7 @@ def test_autoreset_starts_the_next_game_of_the_series(seed: int) -> None:
         game.move(action)
         result = batch.step(np.array([action]), autoreset=True)
     assert result.over[0]
-    assert result.scores[0] == game.score and 1 << result.max_exponents[0] == game.max_tile
+    assert (result.final_scores[0], result.final_max_tiles[0]) == (game.score, game.max_tile)
     follower = int(next_seed(seed))
     assert batch.seeds[0] == follower and 0 <= follower < SEED_LIMIT
     assert packed(batch, 0) == Game(follower).packed
