@@ -10,11 +10,22 @@ from py2048.solver.evaluation import Evaluator
 Board = list[list[int]]
 
 
+def evaluate(board: Board, evaluator: Evaluator) -> float:
+    exponents = [tile.bit_length() - 1 if tile else 0 for row in board for tile in row]
+    return evaluator(*pack_exponents(exponents))
+
+
+def lost_value(board: Board, evaluator: Evaluator) -> float:
+    """A lost position: 0, or its evaluation minus the penalty when the evaluator has one."""
+    if evaluator.lost_penalty == 0:
+        return 0.0
+    return evaluate(board, evaluator) - evaluator.lost_penalty
+
+
 def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
     """Expected value of an afterstate: every spawn, then the best move (no cutoffs)."""
     if depth == 0:
-        exponents = [tile.bit_length() - 1 if tile else 0 for row in board for tile in row]
-        return evaluator(*pack_exponents(exponents))
+        return evaluate(board, evaluator)
     empties = [(r, c) for r in range(4) for c in range(4) if board[r][c] == 0]
     total = 0.0
     for r, c in empties:
@@ -26,7 +37,7 @@ def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
                 for after, gain, moved in (slide(spawned, d) for d in Direction)
                 if moved
             ]
-            total += p * max(replies, default=0.0)
+            total += p * (max(replies) if replies else lost_value(spawned, evaluator))
     return total / len(empties)
 
 

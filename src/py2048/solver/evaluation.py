@@ -18,13 +18,21 @@ kernel must be:
 - pure: it reads ``weights`` and ``layout`` and never writes them, so concurrent searches on
   threads can share one Evaluator;
 - correct on boards with a non-zero ``hi`` word (65536 and 131072 tiles);
-- larger for better boards; ``0.0`` is the value of a lost game (a board with no move), so
-  values should be positive for any board that can still move.
+- larger for better boards, on any scale.
+
+A lost position (a spawn after which no move exists) is worth ``0.0`` when ``lost_penalty`` is
+0 (right for a value function of future score, such as an n-tuple network: nothing more will
+be scored), and otherwise its own evaluation minus ``lost_penalty`` (right for a heuristic,
+whose values are not anchored at 0: losing then costs the same on every board, with small
+tiles or with a 131072).
 
 ``weights`` (float32, 2-D, C order) and ``layout`` (int64, 2-D, C order) are whatever the kernel
 needs: the heuristic uses one row table in ``weights`` and an empty ``layout``; an n-tuple
 network can keep one row of weights per tuple in ``weights`` and the tuples' cells in
 ``layout``.
+
+``lines`` lets an evaluation that is a sum of line scores (like the heuristic) skip the call:
+see :attr:`Evaluator.lines`.
 
 ``gain_weight`` says how the score gained by a move adds to the evaluation: a value function
 learned on the game's score (an n-tuple network estimating future score) uses 1.0, so a move is
@@ -73,6 +81,11 @@ class Evaluator:
     weights: np.ndarray
     layout: np.ndarray
     gain_weight: float = 0.0
+    lost_penalty: float = 0.0
+    lines: bool = False
+    """A fast path: True promises that the kernel is exactly the sum of ``weights[0, line]``
+    over the 20-bit indices (``engine.board.row_index``) of the four rows and the four columns;
+    the search then computes that sum in place instead of calling the kernel."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.kernel, Dispatcher) or not self.kernel.signatures:
@@ -81,6 +94,8 @@ class Evaluator:
             raise TypeError(
                 f"evaluator {self.name!r}: kernel must have the signature {KERNEL_SIGNATURE}"
             )
+        if not (self.lost_penalty >= 0.0 and self.gain_weight >= 0.0):
+            raise TypeError(f"evaluator {self.name!r}: lost_penalty and gain_weight must be >= 0")
         for field, dtype in (("weights", np.float32), ("layout", np.int64)):
             array = getattr(self, field)
             if (

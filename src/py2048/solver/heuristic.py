@@ -5,7 +5,6 @@ own, and the board's value is the sum of its eight lines. A line's score is prec
 2**20 possible lines (5-bit exponents, like the engine's move tables), so evaluating a board is
 eight table reads. For a line of exponents ``e0..e3`` (0 = empty) the terms are:
 
-- ``base``: a constant that keeps every playable board's value above 0, the value of a lost game;
 - ``empty``: each empty cell is room to move;
 - ``merges``: each pair of equal neighbours (after skipping nothing) can merge next move;
 - ``monotonicity``: a penalty for tiles that go up and then down along the line, measured in
@@ -33,7 +32,8 @@ from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evalu
 class HeuristicParams:
     """Weights of the line terms (see the module docstring)."""
 
-    base: float = 200_000.0
+    lost_penalty: float = 1_000_000.0
+    """What losing costs, against the board's own score (see ``Evaluator.lost_penalty``)."""
     empty: float = 270.0
     merges: float = 700.0
     monotonicity: float = 47.0
@@ -44,7 +44,6 @@ class HeuristicParams:
 
 @njit(cache=True)
 def _line_scores(
-    base: float,
     empty_weight: float,
     merges_weight: float,
     monotonicity_weight: float,
@@ -86,8 +85,7 @@ def _line_scores(
             else:
                 rising += b - a
         table[0, index] = (
-            base
-            + empty_weight * empty
+            empty_weight * empty
             + merges_weight * merges
             - monotonicity_weight * min(rising, falling)
             - sum_weight * total
@@ -97,7 +95,7 @@ def _line_scores(
 
 def line_table(params: HeuristicParams) -> np.ndarray:
     """The (1, 2**20) float32 table of line scores for these weights."""
-    return _line_scores(*(float(x) for x in astuple(params)))
+    return _line_scores(*(float(x) for x in astuple(params)[1:]))
 
 
 @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
@@ -114,8 +112,16 @@ def evaluate(lo: np.uint64, hi: np.uint64, weights: np.ndarray, layout: np.ndarr
 
 def heuristic_evaluator(params: HeuristicParams | None = None) -> Evaluator:
     """An Evaluator with these weights (the default ones when ``params`` is None)."""
-    table = line_table(params or HeuristicParams())
-    return Evaluator("heuristic", evaluate, table, np.zeros((0, 0), dtype=np.int64))
+    params = params or HeuristicParams()
+    return Evaluator(
+        "heuristic",
+        evaluate,
+        line_table(params),
+        np.zeros((0, 0), dtype=np.int64),
+        gain_weight=0.0,
+        lost_penalty=params.lost_penalty,
+        lines=True,
+    )
 
 
 register_evaluator("heuristic", heuristic_evaluator)

@@ -23,15 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from py2048.engine.board import cell_exponent, move
+from py2048.engine.board import cell_exponent, move, row_index, transpose_hi, transpose_lo
 from py2048.solver.clock import monotonic
 from py2048.solver.evaluation import KERNEL_TYPE
 
-NODES, ABORTED, TABLE_HITS = 0, 1, 2
+NODES, ABORTED, TABLE_HITS, NEXT_CLOCK = 0, 1, 2, 3
 """Slots of the ``counters`` array shared by one search's kernels."""
-COUNTER_SLOTS = 3
-_CLOCK_EVERY = 1023
-"""The clock is read when the node count is a multiple of 1024 (a few microseconds apart)."""
+COUNTER_SLOTS = 4
+_CLOCK_EVERY = 4096
+"""Nodes between two readings of the clock (tens of microseconds)."""
 
 _DEAD = 0.0
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -42,6 +42,7 @@ _U24 = np.uint64(24)
 _U32 = np.uint64(32)
 _DEPTH_MASK = np.uint64(0xFF)
 _HI_MASK = np.uint64(0xFFFF)
+_NIBBLE = np.uint64(0xF)
 
 _CHANCE_SIGNATURE = types.float64(
     types.uint64,  # lo
@@ -49,9 +50,11 @@ _CHANCE_SIGNATURE = types.float64(
     types.int64,  # depth: player moves still to search below this node
     types.float64,  # probability of reaching this node
     KERNEL_TYPE,
+    types.boolean,  # lines: the evaluation is a sum of line scores, computed here
     types.float32[:, ::1],  # weights
     types.int64[:, ::1],  # layout
     types.float64,  # gain_weight
+    types.float64,  # lost_penalty
     types.float64,  # cprob_min
     types.uint32[:, ::1],  # move tables
     types.uint64[::1],  # table keys (lo)
@@ -69,6 +72,20 @@ def _slot(lo: np.uint64, hi: np.uint64, size: int) -> int:
     return int(h >> _U32) & (size - 1)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _leaf(lo, hi, evaluate, lines, weights, layout, counters):
+    counters[NODES] += 1
+    if lines:
+        t_lo = transpose_lo(lo)
+        t_hi = transpose_hi(hi)
+        total = 0.0
+        for r in range(4):
+            total += float(weights[0, row_index(lo, hi, r)])
+            total += float(weights[0, row_index(t_lo, t_hi, r)])
+        return total
+    return evaluate(lo, hi, weights, layout)
+
+
 @njit(_CHANCE_SIGNATURE, cache=True, nogil=True)
 def chance_value(
     lo,
@@ -76,9 +93,11 @@ def chance_value(
     depth,
     cprob,
     evaluate,
+    lines,
     weights,
     layout,
     gain_weight,
+    lost_penalty,
     cprob_min,
     tables,
     keys,
@@ -88,59 +107,78 @@ def chance_value(
     counters,
     deadline,
 ):
-    """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies."""
+    """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies.
+
+    Only called with ``depth >= 1`` and ``cprob >= cprob_min``; the leaves below are evaluated
+    in place, which saves a call per leaf.
+    """
     if counters[ABORTED]:
         return _DEAD
     counters[NODES] += 1
-    if deadline > 0.0 and counters[NODES] & _CLOCK_EVERY == 0 and monotonic() > deadline:
-        counters[ABORTED] = 1
-        return _DEAD
-    if depth <= 0 or cprob < cprob_min:
-        return evaluate(lo, hi, weights, layout)
+    if deadline > 0.0 and counters[NODES] >= counters[NEXT_CLOCK]:
+        counters[NEXT_CLOCK] = counters[NODES] + _CLOCK_EVERY
+        if monotonic() > deadline:
+            counters[ABORTED] = 1
+            return _DEAD
     slot = _slot(lo, hi, keys.shape[0])
     stamp = (generation << _U24) | ((hi & _HI_MASK) << _U8)
     entry = meta[slot]
     if keys[slot] == lo and (entry & ~_DEPTH_MASK) == stamp and int(entry & _DEPTH_MASK) >= depth:
         counters[TABLE_HITS] += 1
         return values[slot]
+    free = np.uint64(0)  # bit c set when cell c is empty
     empty = 0
     for cell in range(16):
-        if (lo >> np.uint64(4 * cell)) & np.uint64(0xF) == 0 and (hi >> np.uint64(cell)) & _U1 == 0:
+        if (lo >> np.uint64(4 * cell)) & _NIBBLE == 0 and (hi >> np.uint64(cell)) & _U1 == 0:
+            free |= _U1 << np.uint64(cell)
             empty += 1
     share = cprob / empty
     total = 0.0
     for cell in range(16):
-        shift = np.uint64(4 * cell)
-        if (lo >> shift) & np.uint64(0xF) != 0 or (hi >> np.uint64(cell)) & _U1 != 0:
+        if (free >> np.uint64(cell)) & _U1 == 0:
             continue
+        shift = np.uint64(4 * cell)
         for exponent, p in ((1, 0.9), (2, 0.1)):
             board = lo | (np.uint64(exponent) << shift)
+            child_cprob = share * p
+            at_leaf = depth <= 1 or child_cprob < cprob_min
             best = -np.inf
             for direction in range(4):
                 new_lo, new_hi, gain = move(board, hi, direction, tables)
                 if new_lo == board and new_hi == hi:
                     continue
-                value = gain_weight * gain + chance_value(
-                    new_lo,
-                    new_hi,
-                    depth - 1,
-                    share * p,
-                    evaluate,
-                    weights,
-                    layout,
-                    gain_weight,
-                    cprob_min,
-                    tables,
-                    keys,
-                    meta,
-                    values,
-                    generation,
-                    counters,
-                    deadline,
-                )
+                if at_leaf:
+                    value = _leaf(new_lo, new_hi, evaluate, lines, weights, layout, counters)
+                else:
+                    value = chance_value(
+                        new_lo,
+                        new_hi,
+                        depth - 1,
+                        child_cprob,
+                        evaluate,
+                        lines,
+                        weights,
+                        layout,
+                        gain_weight,
+                        lost_penalty,
+                        cprob_min,
+                        tables,
+                        keys,
+                        meta,
+                        values,
+                        generation,
+                        counters,
+                        deadline,
+                    )
+                value += gain_weight * gain
                 if value > best:
                     best = value
-            total += p * (best if best > -np.inf else _DEAD)
+            if best == -np.inf:  # the game is lost after this spawn
+                best = _DEAD
+                if lost_penalty > 0.0:
+                    best = _leaf(board, hi, evaluate, lines, weights, layout, counters)
+                    best -= lost_penalty
+            total += p * best
     result = total / empty
     if counters[ABORTED] == 0:
         keys[slot] = lo
@@ -155,8 +193,10 @@ def chance_value(
         types.uint64,
         types.int64,
         KERNEL_TYPE,
+        types.boolean,
         types.float32[:, ::1],
         types.int64[:, ::1],
+        types.float64,
         types.float64,
         types.float64,
         types.uint32[:, ::1],
@@ -176,9 +216,11 @@ def search_root(
     hi,
     depth,
     evaluate,
+    lines,
     weights,
     layout,
     gain_weight,
+    lost_penalty,
     cprob_min,
     tables,
     keys,
@@ -195,15 +237,22 @@ def search_root(
         if new_lo == lo and new_hi == hi:
             out[direction] = -np.inf
             continue
+        if depth == 0:
+            out[direction] = gain_weight * gain + _leaf(
+                new_lo, new_hi, evaluate, lines, weights, layout, counters
+            )
+            continue
         out[direction] = gain_weight * gain + chance_value(
             new_lo,
             new_hi,
             depth,
             1.0,
             evaluate,
+            lines,
             weights,
             layout,
             gain_weight,
+            lost_penalty,
             cprob_min,
             tables,
             keys,
@@ -247,9 +296,11 @@ def adaptive_depth(lo, hi, min_depth, max_depth):
         types.boolean,  # adaptive: pick the depth from the board, between min and max
         types.float64,  # budget in seconds, 0.0 for none
         KERNEL_TYPE,
+        types.boolean,
         types.float32[:, ::1],
         types.int64[:, ::1],
         types.float64,  # gain_weight
+        types.float64,  # lost_penalty
         types.float64,  # cprob_min
         types.uint32[:, ::1],
         types.uint64[::1],
@@ -270,9 +321,11 @@ def decide(
     adaptive,
     budget,
     evaluate,
+    lines,
     weights,
     layout,
     gain_weight,
+    lost_penalty,
     cprob_min,
     tables,
     keys,
@@ -299,6 +352,7 @@ def decide(
     counters[NODES] = 0
     counters[ABORTED] = 0
     counters[TABLE_HITS] = 0
+    counters[NEXT_CLOCK] = _CLOCK_EVERY
     if legal == 0:
         for direction in range(4):
             out[direction] = -np.inf
@@ -322,9 +376,11 @@ def decide(
             hi,
             depth,
             evaluate,
+            lines,
             weights,
             layout,
             gain_weight,
+            lost_penalty,
             cprob_min,
             tables,
             keys,
