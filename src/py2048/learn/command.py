@@ -20,6 +20,8 @@ from py2048.learn.tuples import DEFAULT_SPEC, parse_tuples
 
 DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
 DEFAULT_CHECKPOINT_MINUTES = 10.0
+LOG_SECONDS = 60.0
+"""How often a run whose output is not a terminal (a log file) prints a progress line."""
 
 
 def train_command(args: argparse.Namespace) -> int:
@@ -109,7 +111,7 @@ def _train(
         TimeElapsedColumn(),
         console=console,
     )
-    last_save = time.monotonic()
+    last_save = last_log = time.monotonic()
     with _stop_on_interrupt() as stop, progress:
         task = progress.add_task("train", total=games, completed=trainer.games_finished, summary="")
         while not trainer.done(games):
@@ -121,16 +123,19 @@ def _train(
             seconds = time.monotonic() - started
             trainer.elapsed_seconds += seconds
             stats = trainer.stats
-            progress.update(
-                task,
-                completed=trainer.games_finished,
-                summary=(
-                    f"mean {stats.mean_score:,.0f} | 2048 {stats.rate(2048):.0%} "
-                    f"8192 {stats.rate(8192):.0%} 16384 {stats.rate(16384):.0%} | "
-                    f"{(trainer.moves_played - moves_before) / max(seconds, 1e-9) / 1000:,.0f}k "
-                    "moves/s"
-                ),
+            summary = (
+                f"mean {stats.mean_score:,.0f} | 2048 {stats.rate(2048):.0%} "
+                f"8192 {stats.rate(8192):.0%} 16384 {stats.rate(16384):.0%} | "
+                f"{(trainer.moves_played - moves_before) / max(seconds, 1e-9) / 1000:,.0f}k "
+                "moves/s"
             )
+            progress.update(task, completed=trainer.games_finished, summary=summary)
+            if not console.is_terminal and time.monotonic() - last_log >= LOG_SECONDS:
+                console.print(
+                    f"{trainer.games_finished}/{games} games, "
+                    f"{trainer.elapsed_seconds:.0f} s: {summary}"
+                )
+                last_log = time.monotonic()
             if time.monotonic() - last_save >= checkpoint_minutes * 60:
                 save_checkpoint(trainer, checkpoint)
                 last_save = time.monotonic()

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from py2048.learn.checkpoint import load_checkpoint
+from py2048.learn.command import train_command
+from py2048.learn.storage import WeightsError, load_weights
+from tests.learn.conftest import SMALL_SPEC
+
+
+def arguments(checkpoint: Path, **changes: object) -> argparse.Namespace:
+    """What the CLI passes for ``2048 train --checkpoint PATH --tuples SMALL ...``."""
+    values = {
+        "games": 40,
+        "seed": None,
+        "workers": None,
+        "checkpoint": str(checkpoint),
+        "resume": False,
+        "tuples": SMALL_SPEC,
+        "alpha": None,
+        "step_size": None,
+        "export": None,
+        "checkpoint_minutes": 10.0,
+    }
+    values.update(changes)
+    return argparse.Namespace(**values)
+
+
+def test_a_fresh_run_saves_a_checkpoint_and_exports_weights(tmp_path: Path) -> None:
+    export = tmp_path / "weights.npz"
+    assert train_command(arguments(tmp_path / "run.npz", export=str(export))) == 0
+    trainer = load_checkpoint(tmp_path / "run.npz")
+    assert trainer.games_finished == 40
+    assert load_weights(export).tuples == trainer.network.tuples
+
+
+def test_resuming_continues_to_the_new_total(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    train_command(arguments(checkpoint, games=20, workers=2))
+    assert train_command(arguments(checkpoint, games=50, resume=True, tuples=None)) == 0
+    trainer = load_checkpoint(checkpoint)
+    assert trainer.games_finished == 50
+    assert trainer.config.workers == 2
+
+
+def test_an_existing_checkpoint_is_never_overwritten_by_a_fresh_run(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    checkpoint.write_bytes(b"someone's work")
+    with pytest.raises(ValueError, match="--resume"):
+        train_command(arguments(checkpoint))
+    assert checkpoint.read_bytes() == b"someone's work"
+
+
+def test_a_resumed_run_keeps_its_settings(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    train_command(arguments(checkpoint, games=10, seed=4))
+    with pytest.raises(ValueError, match="--seed 4"):
+        train_command(arguments(checkpoint, games=20, resume=True, seed=5))
+
+
+def test_resuming_a_missing_checkpoint_names_it(tmp_path: Path) -> None:
+    with pytest.raises(WeightsError, match=r"absent\.npz: no such file"):
+        train_command(arguments(tmp_path / "absent.npz", resume=True))
+
+
+def test_ctrl_c_stops_between_rounds_and_saves_a_resumable_checkpoint(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        status = train_command(arguments(checkpoint, games=10**9))
+    finally:
+        timer.cancel()
+    assert status == 130
+    stopped = load_checkpoint(checkpoint)
+    assert 0 < stopped.games_finished < 10**9
+    goal = stopped.games_finished + 5
+    assert train_command(arguments(checkpoint, games=goal, resume=True)) == 0
+    resumed = load_checkpoint(checkpoint)
+    assert resumed.games_finished == goal
+    assert not np.array_equal(resumed.network.weights, stopped.network.weights)
