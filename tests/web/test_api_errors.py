@@ -80,7 +80,7 @@ BAD_MOVES: dict[str, tuple[Any, str]] = {
     "tile -2": (with_tile(2, 1, -2), "state.board[2][1]"),
     "tile 262144": (with_tile(0, 0, 262144), "state.board[0][0]"),
     "tile as text": (with_tile(0, 0, "2"), "state.board[0][0]"),
-    "tile as float": (with_tile(0, 0, 2.0), "state.board[0][0]"),
+    "tile with a fraction": (with_tile(0, 0, 2.5), "state.board[0][0]"),
     "two 131072 tiles": (with_state(board=[[131072, 131072, 0, 0], *[[0] * 4] * 3]), "board"),
     "negative score": (with_state(score=-4), "state.score"),
     "absurd score": (with_state(score=10**30), "state.score"),

@@ -20,11 +20,11 @@ from py2048.web.models import (
     Health,
     HintRequest,
     HintResponse,
+    KeepGoingRequest,
     MoveRequest,
     MoveResponse,
     NewGameRequest,
     Save,
-    StateRequest,
 )
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -93,7 +93,7 @@ async def move(body: MoveRequest) -> dict[str, Any]:
     response_model=GameResponse,
     responses={400: {"model": ErrorResponse, "description": "The game has not been won"}},
 )
-async def keep_going(body: StateRequest) -> dict[str, Any]:
+async def keep_going(body: KeepGoingRequest) -> dict[str, Any]:
     """The player chose Keep going: the save remembers it, so the win banner stays away."""
     game = load_game(body.state)
     try:

@@ -1,15 +1,16 @@
 """The API's request and response bodies, as pydantic models: they are the OpenAPI schema.
 
 Request models are strict (no "2" for 2, no 1 for true) and refuse unknown fields, so a typo
-is reported instead of ignored. They check each field's shape; whether a save is consistent
-(score, win, game over, history) is the engine's job (``Game.from_dict``), not repeated here.
+is reported instead of ignored; like JSON Schema, they read 2.0 as the integer 2. They check
+each field's shape; whether a save is consistent (score, win, game over, history) is the
+engine's job (``Game.from_dict``), not repeated here.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from py2048.engine import Game
 from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
@@ -23,8 +24,22 @@ TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
 MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
 """No board can carry more points than sixteen 131072 tiles (a bound; the engine is exact)."""
 
+
+def _integral(value: object) -> object:
+    """2.0 -> 2: JSON Schema's "integer" admits a number with no fractional part."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integral = BeforeValidator(_integral)
+Seed = Annotated[int, Field(ge=0, lt=SEED_LIMIT), Integral]
+
 _EXAMPLE_SEED = 2048
 _EXAMPLE_SAVE: dict[str, Any] = Game(seed=_EXAMPLE_SEED).to_dict()
+_EXAMPLE_WON_SAVE: dict[str, Any] = Game.from_board(
+    [[2048, 8, 2, 0], [16, 4, 0, 0], [4, 0, 0, 0], [2, 0, 0, 0]], score=20_316, seed=_EXAMPLE_SEED
+).to_dict()
 
 Tile = Annotated[
     int,
@@ -34,6 +49,7 @@ Tile = Annotated[
         description="0 for an empty cell, else a power of two from 2 to 131072",
         json_schema_extra={"enum": TILE_VALUES},
     ),
+    Integral,
 ]
 Row = Annotated[list[Tile], Field(min_length=SIZE, max_length=SIZE)]
 Cell = Annotated[
@@ -49,16 +65,18 @@ class _Strict(BaseModel):
 class Save(_Strict):
     """A game, as the engine saves it (``py2048.engine.save``): the browser keeps it."""
 
-    model_config = ConfigDict(title="Save", json_schema_extra={"examples": [_EXAMPLE_SAVE]})
-
     format: Literal["py2048"]
-    version: Literal[1]
+    version: Annotated[Literal[1], Integral]
     board: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)] = Field(
         description="4 rows of 4 tiles, top to bottom"
     )
-    score: int = Field(ge=0, le=MAX_SCORE, description="sum of all merges so far")
-    seed: int = Field(ge=0, lt=SEED_LIMIT, description="the seed every spawn follows from")
-    moves: int = Field(ge=0, le=MAX_MOVES, description="real moves made")
+    score: Annotated[int, Field(ge=0, le=MAX_SCORE), Integral] = Field(
+        description="sum of all merges so far"
+    )
+    seed: Seed = Field(description="the seed every spawn follows from")
+    moves: Annotated[int, Field(ge=0, le=MAX_MOVES), Integral] = Field(
+        description="real moves made"
+    )
     history: str = Field(
         max_length=MAX_MOVES, pattern="^[URDL]*$", description="the moves made, as U, R, D, L"
     )
@@ -72,9 +90,7 @@ class NewGameRequest(_Strict):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"seed": _EXAMPLE_SEED}]})
 
-    seed: int | None = Field(
-        default=None, ge=0, lt=SEED_LIMIT, description="omit or null for a random game"
-    )
+    seed: Seed | None = Field(default=None, description="omit or null for a random game")
 
 
 class StateRequest(_Strict):
@@ -83,6 +99,12 @@ class StateRequest(_Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE}]})
 
     state: Save
+
+
+class KeepGoingRequest(StateRequest):
+    """Play on after the win (the game must have been won)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"state": _EXAMPLE_WON_SAVE}]})
 
 
 class MoveRequest(StateRequest):
