@@ -56,6 +56,11 @@ class HintService:
         self._capacity = workers + waiting
         self._pending = 0
 
+    @property
+    def pending(self) -> int:
+        """Hints being searched or waiting for a worker."""
+        return self._pending
+
     async def advise(self, game: Game, preset: str) -> Advice:
         """The solver's advice for ``game``; raises HintsBusy when the queue is full."""
         if self._pending >= self._capacity:

@@ -1,0 +1,113 @@
+"""Hints run off the event loop: a search in progress never holds up anyone's moves, and a
+flood of hints is bounded instead of queued without end.
+
+The solver is replaced here by a search that blocks until the test releases it, so "while a
+hint is being searched" is a fact of the test, not a matter of timing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from py2048 import Game
+from py2048.web import create_app, hints
+from py2048.web.hints import Advice, HintService
+from tests.web.conftest import LiveServer
+
+STATE = Game(seed=9).to_dict()
+WAIT_S = 10.0
+
+
+class BlockingSearch:
+    """A stand-in search that reports when it starts and finishes only when released."""
+
+    def __init__(self) -> None:
+        self.started = threading.Semaphore(0)
+        self.release = threading.Event()
+
+    def __call__(self, board: list[list[int]], preset: str) -> Advice:
+        self.started.release()
+        self.release.wait(WAIT_S)
+        return Advice("left", {"left": 1.0, "up": 0.5}, 2, 3.0)
+
+
+@pytest.fixture
+def blocking(monkeypatch: pytest.MonkeyPatch) -> Iterator[BlockingSearch]:
+    search = BlockingSearch()
+    monkeypatch.setattr(hints, "search", search)
+    yield search
+    search.release.set()
+
+
+@pytest.fixture(scope="module")
+def one_hint_url() -> Iterator[str]:
+    """A server that searches one hint at a time and lets none wait."""
+    with LiveServer(create_app(hints=HintService(workers=1, waiting=0))) as server:
+        yield server.url
+
+
+def ask_hint(url: str) -> httpx.Response:
+    return httpx.post(f"{url}/api/hint", json={"state": STATE, "preset": "strong"}, timeout=WAIT_S)
+
+
+def test_moves_are_answered_while_a_hint_is_being_searched(
+    one_hint_url: str, blocking: BlockingSearch
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        pending: Future[httpx.Response] = pool.submit(ask_hint, one_hint_url)
+        assert blocking.started.acquire(timeout=WAIT_S)
+        for direction in ("up", "right", "down", "left"):
+            moved = httpx.post(
+                f"{one_hint_url}/api/move", json={"state": STATE, "direction": direction}
+            )
+            assert moved.status_code == 200
+        assert not pending.done()
+        blocking.release.set()
+        hint = pending.result(timeout=WAIT_S)
+    assert hint.status_code == 200
+    assert hint.json() == {
+        "direction": "left",
+        "values": {"left": 1.0, "up": 0.5},
+        "depth": 2,
+        "elapsed_ms": 3.0,
+    }
+
+
+def test_a_hint_beyond_capacity_is_refused_with_429_not_queued(
+    one_hint_url: str, blocking: BlockingSearch
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(ask_hint, one_hint_url)
+        assert blocking.started.acquire(timeout=WAIT_S)
+        refused = ask_hint(one_hint_url)
+        assert refused.status_code == 429
+        assert "try again" in refused.json()["detail"]
+        blocking.release.set()
+        assert pending.result(timeout=WAIT_S).status_code == 200
+    assert ask_hint(one_hint_url).status_code == 200
+
+
+def test_hints_wait_their_turn_up_to_the_waiting_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    service = HintService(workers=1, waiting=2)
+    with LiveServer(create_app(hints=service)) as server, ThreadPoolExecutor(3) as pool:
+        blocking = BlockingSearch()  # installed once the server (and its solver warm-up) started
+        monkeypatch.setattr(hints, "search", blocking)
+        try:
+            first = pool.submit(ask_hint, server.url)
+            assert blocking.started.acquire(timeout=WAIT_S)
+            waiting = [pool.submit(ask_hint, server.url) for _ in range(2)]
+            deadline = time.monotonic() + WAIT_S
+            while service.pending < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert not any(f.done() for f in waiting)
+            refused = ask_hint(server.url)
+        finally:
+            blocking.release.set()
+        assert refused.status_code == 429
+        assert [f.result(timeout=WAIT_S).status_code for f in [first, *waiting]] == [200] * 3
