@@ -22,7 +22,7 @@ class TileColours:
 
 
 TILE_COLOURS: dict[int, TileColours] = {
-    2: TileColours("#e4e4e4", DARK_TEXT),
+    2: TileColours("#ffffff", DARK_TEXT),
     4: TileColours("#ffffd7", DARK_TEXT),
     8: TileColours("#ffaf87", DARK_TEXT),
     16: TileColours("#ff875f", DARK_TEXT),
@@ -42,8 +42,8 @@ TILE_COLOURS: dict[int, TileColours] = {
 }
 """Every tile the 4x4 board can hold, 2**1 to 2**17."""
 
-EMPTY_CELL = "#bcbcbc"
-BOARD = "#8a8a8a"
+EMPTY_CELL = "#949494"
+BOARD = "#6c6c6c"
 
 
 def tile_css() -> str:

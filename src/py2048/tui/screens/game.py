@@ -47,7 +47,7 @@ class GameScreen(Screen[None]):
     GameScreen #layout { height: 1fr; }
     GameScreen #board-area { width: 1fr; height: 1fr; align: center middle; }
     GameScreen #sidebar { width: 30; height: 1fr; padding: 0 1; }
-    GameScreen #title { color: $accent; width: 100%; text-align: center; }
+    GameScreen #title { color: $text-accent; width: 100%; text-align: center; }
     GameScreen #save-problem { color: $error; height: auto; }
     GameScreen.-narrow #layout { layout: vertical; }
     GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
@@ -249,6 +249,15 @@ class GameScreen(Screen[None]):
             self.stop_autoplay()
             return
         self.query_one(AdvicePanel).advice = advice
+        delay = AUTOPLAY_DELAYS[self.speed]
+        if not self.autoplaying:
+            return
+        if delay:
+            self._autoplay_timer = self.set_timer(delay, self._autoplay_next)
+        else:
+            self.call_later(self._autoplay_next)
+
+    def _autoplay_next(self) -> None:
+        self._autoplay_timer = None
         if self.autoplaying:
-            delay = AUTOPLAY_DELAYS[self.speed]
-            self._autoplay_timer = self.set_timer(delay, partial(self._ask_advice, "autoplay"))
+            self._ask_advice("autoplay")
