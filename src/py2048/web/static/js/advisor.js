@@ -2,6 +2,7 @@
 // over at any moment: a key or swipe stops autoplay and is played as the player's own move,
 // after any autoplay move already on its way.
 
+import { ApiError } from "./api.js";
 import { KEYS } from "./storage.js";
 
 /** Pause between autoplay moves and the solver preset used at each speed. */
@@ -12,6 +13,9 @@ export const SPEEDS = {
 };
 
 const HINT_PRESET = "balanced";
+/** A busy server (429) is asked again after a pause, this many times at most. */
+const BUSY_RETRIES = 10;
+const BUSY_PAUSE_MS = 300;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,13 +40,26 @@ export class Advisor {
     return this.run !== 0;
   }
 
+  /** The solver's advice on `state`, waiting politely while the server is busy with others. */
+  async ask(state, preset) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.api.hint(state, preset);
+      } catch (error) {
+        const busy = error instanceof ApiError && error.status === 429;
+        if (!busy || attempt >= BUSY_RETRIES) throw error;
+        await sleep(BUSY_PAUSE_MS);
+      }
+    }
+  }
+
   /** Ask the solver about the current state; show its advice if the game has not moved on. */
   async hint() {
     const state = this.controller.state;
     if (!state) return;
     let advice;
     try {
-      advice = await this.api.hint(state, HINT_PRESET);
+      advice = await this.ask(state, HINT_PRESET);
     } catch (error) {
       this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
       return;
@@ -89,7 +106,7 @@ export class Advisor {
       const { pauseMs, preset } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
       let advice;
       try {
-        advice = await this.api.hint(state, preset);
+        advice = await this.ask(state, preset);
       } catch (error) {
         this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
         break;
