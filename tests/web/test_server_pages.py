@@ -1,0 +1,172 @@
+"""The pages: served at their addresses, in the browser's language, framed by the site, loading
+nothing from anywhere but this server; and the API documented in /docs."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from py2048.web.pages import LANGUAGES, negotiate_language, render_markdown_page
+
+PAGES = ["/", "/rules", *(f"/rules/{lang}" for lang in LANGUAGES), "/strategy", "/solver"]
+
+
+class References(HTMLParser):
+    """What a page loads (scripts, styles, images, frames...) and where its links go."""
+
+    LOADING: ClassVar[dict[str, str]] = {
+        "script": "src",
+        "img": "src",
+        "source": "src",
+        "iframe": "src",
+        "embed": "src",
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads: list[str] = []
+        self.links: list[str] = []
+        self.lang: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if tag == "html":
+            self.lang = values.get("lang")
+        if tag in self.LOADING and self.LOADING[tag] in values:
+            self.loads.append(values[self.LOADING[tag]])
+        if tag == "link" and "href" in values:
+            self.loads.append(values["href"])
+        if tag == "a" and "href" in values:
+            self.links.append(values["href"])
+
+
+def references(html: str) -> References:
+    parser = References()
+    parser.feed(html)
+    return parser
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("", "data") and not parts.netloc
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_is_html_loading_only_from_this_server(http: httpx.Client, path: str) -> None:
+    response = http.get(path)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    found = references(response.text)
+    assert found.loads, "every page loads at least the site's stylesheet"
+    assert all(is_local(url) for url in found.loads), found.loads
+    for url in found.loads:
+        if not url.startswith("data:"):
+            assert http.get(urljoin(path, url)).status_code == 200, url
+
+
+def test_every_link_between_pages_leads_somewhere(http: httpx.Client) -> None:
+    seen: set[str] = set()
+    to_visit = ["/"]
+    while to_visit:
+        path = to_visit.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        response = http.get(path)
+        assert response.status_code == 200, f"{path} is linked but answers {response.status_code}"
+        if response.headers["content-type"].startswith("text/html"):
+            for link in references(response.text).links:
+                target = urlsplit(urljoin(path, link))
+                if not target.netloc and target.path:
+                    to_visit.append(target.path)
+    assert {"/strategy", "/solver"} <= seen
+    assert any(path.startswith("/rules") for path in seen)
+
+
+@pytest.mark.parametrize(
+    ("accept_language", "lang"),
+    [
+        (None, "en"),
+        ("ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7", "ru"),
+        ("de-DE, fr;q=0.5, en;q=0.4", "fr"),
+        ("en;q=0.3, ro", "ro"),
+        ("fr;q=0", "en"),
+        ("*", "en"),
+        ("de", "en"),
+    ],
+)
+def test_rules_follow_the_browsers_language(
+    http: httpx.Client, accept_language: str | None, lang: str
+) -> None:
+    headers = {"accept-language": accept_language} if accept_language else {}
+    response = http.get("/rules", headers=headers)
+    assert response.status_code == 200
+    assert response.headers["content-language"] == lang
+    assert "Accept-Language" in response.headers["vary"]
+    assert references(response.text).lang == lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rules_in_a_chosen_language(http: httpx.Client, lang: str) -> None:
+    by_query = http.get("/rules", params={"lang": lang}, headers={"accept-language": "de"})
+    by_path = http.get(f"/rules/{lang}")
+    for response in (by_query, by_path):
+        assert response.status_code == 200
+        assert references(response.text).lang == lang
+    assert by_query.text == by_path.text
+
+
+def test_rules_in_a_language_we_do_not_have_say_which_we_have(http: httpx.Client) -> None:
+    for response in (http.get("/rules", params={"lang": "de"}), http.get("/rules/de")):
+        assert response.status_code == 404
+        assert "en, ru, ro, fr" in response.json()["detail"]
+
+
+@given(st.text(max_size=200))
+def test_any_accept_language_header_picks_a_language_we_have(header: str) -> None:
+    assert negotiate_language(header) in LANGUAGES
+
+
+def test_the_solver_page_is_the_markdown_in_the_sites_frame(tmp_path: Path) -> None:
+    source = tmp_path / "solver.md"
+    source.write_text(
+        "# How the solver <works>\n\nIt *searches*.\n\n| depth | score |\n|---|---|\n| d1 | 1 |\n\n"
+        "<script>alert(1)</script>\n",
+        encoding="utf-8",
+    )
+    html = render_markdown_page(source, source.stat().st_mtime_ns)
+    assert "<title>How the solver &lt;works&gt; · py2048</title>" in html
+    assert "<em>searches</em>" in html
+    assert '<div class="table-scroll"' in html and "<td>d1</td>" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    found = references(html)
+    assert "/static/css/site.css" in found.loads
+    assert {"/", "/rules", "/strategy", "/solver"} <= set(found.links)
+
+
+def test_the_solver_page_shows_docs_solver_md(http: httpx.Client) -> None:
+    response = http.get("/solver")
+    assert response.status_code == 200
+    assert "<h1>" in response.text and 'aria-current="page">2048 solver' in response.text
+
+
+def test_the_api_is_documented_with_models_and_examples(http: httpx.Client) -> None:
+    schema = http.get("/openapi.json").json()
+    for path in ("/api/new", "/api/move", "/api/keep-going", "/api/hint"):
+        operation = schema["paths"][path]["post"]
+        assert operation["summary"] and operation["description"]
+        assert {"200", "400", "413", "422"} <= set(operation["responses"])
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
+        if "$ref" in body:
+            model = schema["components"]["schemas"][body["$ref"].split("/")[-1]]
+            assert model["examples"], path
+    docs = http.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
