@@ -17,6 +17,7 @@ from textual.app import App
 from py2048.engine import Direction, Game
 from py2048.tui.screens.game import GameScreen
 from py2048.tui.storage import GAME_FILE
+from py2048.tui.widgets.board import Tile
 
 LOST_ON_LEFT = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 8], [4, 2, 8, 8]]
 """Left merges the two 8s; whatever spawns in the freed corner, no move is left."""
@@ -35,6 +36,14 @@ def write_save(data_dir: Path, game: Game) -> Path:
 def game_screen(app: App[int]) -> GameScreen:
     """The game screen, also while a dialog covers it."""
     return next(screen for screen in app.screen_stack if isinstance(screen, GameScreen))
+
+
+def board_shown(screen: GameScreen) -> list[list[int]]:
+    """The board as the player sees it: the number on each tile, 0 where none."""
+    return [
+        [int(str(screen.query_one(f"#cell-{r}-{c}", Tile).content) or 0) for c in range(4)]
+        for r in range(4)
+    ]
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ from py2048.tui.app import Py2048App
 from py2048.tui.screens.dialogs import NoticeScreen
 from py2048.tui.screens.game import GameScreen
 from py2048.tui.storage import BEST_SCORE_FILE, GAME_FILE
-from py2048.tui.widgets.board import Board
 from py2048.tui.widgets.scores import ScoreBox
-from tests.tui.support import FirstLegalAdvisor, game_screen, write_save
+from tests.tui.support import FirstLegalAdvisor, board_shown, game_screen, write_save
 
 pytestmark = pytest.mark.anyio
 
@@ -29,13 +28,13 @@ async def test_the_game_resumes_after_a_restart(data_dir: Path) -> None:
         await pilot.press(*"asdwasdwasdw")
         await pilot.pause()
         game = game_screen(app).session.game
-        before = (game.to_json(), game_screen(app).query_one(Board).values())
+        before = (game.to_json(), board_shown(game_screen(app)))
 
     again = make_app(data_dir)
     async with again.run_test() as pilot:
         await pilot.pause()
         screen = game_screen(again)
-        after = (screen.session.game.to_json(), screen.query_one(Board).values())
+        after = (screen.session.game.to_json(), board_shown(screen))
         assert screen.query_one("#score", ScoreBox).value == screen.session.game.score
         assert screen.query_one("#best", ScoreBox).value == screen.session.game.score
     assert after == before
@@ -124,7 +123,7 @@ async def test_a_corrupt_best_score_is_backed_up_and_the_game_still_resumes(
     async with app.run_test() as pilot:
         await pilot.pause()
         assert isinstance(app.screen, NoticeScreen)
-        assert "best score" in app.screen.message
+        assert "best score" in app.screen.message.lower()
         assert game_screen(app).session.game.to_json() == saved.to_json()
         assert game_screen(app).query_one("#best", ScoreBox).value == saved.score
     assert len(list(data_dir.glob(f"{BEST_SCORE_FILE}.corrupt-*"))) == 1
@@ -159,3 +158,14 @@ async def test_a_save_interrupted_mid_write_leaves_the_previous_save_intact(
         assert not problem.display
         played = screen.session.game.to_json()
     assert path.read_text() == played
+
+
+async def test_new_game_right_after_new_still_keeps_the_save(data_dir: Path) -> None:
+    saved = Game.replay(8, "LURDLURD")
+    path = write_save(data_dir, saved)
+    app = make_app(data_dir, new=True)
+    async with app.run_test() as pilot:
+        await pilot.press("n", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+    assert path.read_text() == saved.to_json()

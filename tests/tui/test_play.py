@@ -17,13 +17,14 @@ from py2048.tui.screens.dialogs import (
 from py2048.tui.screens.game import GameScreen
 from py2048.tui.screens.help import HelpScreen
 from py2048.tui.storage import GAME_FILE
-from py2048.tui.widgets.board import Board, Tile
+from py2048.tui.widgets.board import Tile
 from py2048.tui.widgets.scores import ScoreBox
 from tests.tui.support import (
     LOST_ON_LEFT,
     WON_AND_LOST_ON_LEFT,
     WON_ON_LEFT,
     FirstLegalAdvisor,
+    board_shown,
     game_screen,
     write_save,
 )
@@ -50,7 +51,7 @@ def shown(app: Py2048App) -> tuple[list[list[int]], int, int]:
     """What the player sees: the board, the score and the best score."""
     screen = game_screen(app)
     return (
-        screen.query_one(Board).values(),
+        board_shown(screen),
         screen.query_one("#score", ScoreBox).value,
         screen.query_one("#best", ScoreBox).value,
     )

@@ -47,16 +47,20 @@ class Py2048App(App[int]):
         self.fresh_game = Game(seed) if seed is not None or new else None
 
     def get_default_screen(self) -> Screen:
-        notices: list[str] = []
+        notices: list[tuple[str, str]] = []
         best_score, unreadable = self.storage.load_best_score()
         if unreadable:
-            notices.append(f"Your best score was lost: {unreadable.message}")
-        game = self.fresh_game
-        if game is None:
-            game, unreadable = self.storage.load_game()
+            message = f"{unreadable.message} The best score starts again."
+            notices.append(("Best score could not be read", message))
+        if self.fresh_game is not None:
+            session = Session(self.storage, self.fresh_game, best_score, resumed=False)
+        else:
+            saved, unreadable = self.storage.load_game()
             if unreadable:
-                notices.append(f"Your saved game was lost: {unreadable.message} A new game starts.")
-        session = Session(self.storage, game or Game(), best_score)
+                message = f"{unreadable.message} A new game starts."
+                notices.append(("Saved game could not be read", message))
+            game = saved or Game()
+            session = Session(self.storage, game, best_score, resumed=saved is not None)
         return GameScreen(session, self.advisor, notices)
 
     def action_help(self) -> None:

@@ -9,14 +9,17 @@ from py2048.tui.storage import Storage
 class Session:
     """Plays moves on the engine's Game and saves after every change that must survive a restart.
 
-    A session started without saving (``--new``, ``--seed``) leaves the previous save untouched
-    until its first move. A failed save never stops play: ``save_problem`` says what went wrong
-    until a later save succeeds.
+    A session whose game did not come from the save (``--new``, ``--seed``) leaves the save
+    untouched until it makes a move: until then the save holds a game this session never
+    touched. A failed save never stops play: ``save_problem`` says what went wrong until a
+    later save succeeds.
     """
 
-    def __init__(self, storage: Storage, game: Game, best_score: int) -> None:
+    def __init__(self, storage: Storage, game: Game, best_score: int, *, resumed: bool) -> None:
+        """``resumed``: ``game`` is the one in the save."""
         self.storage = storage
         self.game = game
+        self._owns_save = resumed
         self.best_score = max(best_score, game.score)
         self.save_problem: str | None = None
         self._best_score_unsaved = best_score < game.score
@@ -45,8 +48,10 @@ class Session:
         self._save()
 
     def new_game(self) -> None:
+        """Start a new game; the save is replaced now only if it holds this session's game."""
         self.game = Game()
-        self._save()
+        if self._owns_save:
+            self._save()
 
     def _save(self) -> None:
         try:
@@ -58,3 +63,4 @@ class Session:
             self.save_problem = f"Not saved: {exc.strerror or exc}"
         else:
             self.save_problem = None
+            self._owns_save = True

@@ -35,6 +35,7 @@ class Dialog(ModalScreen[str | None]):
     Dialog .message { width: 100%; margin: 1 0; text-align: center; }
     Dialog Horizontal { height: auto; align: center middle; }
     Dialog Button { margin: 0 1; }
+    NoticeScreen .message { text-align: left; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "app.focus_previous", show=False),

@@ -58,11 +58,12 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in GAME_KEYS]
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (64, "-wide")]
 
-    def __init__(self, session: Session, advisor: Advisor, notices: list[str]) -> None:
+    def __init__(self, session: Session, advisor: Advisor, notices: list[tuple[str, str]]) -> None:
         super().__init__()
         self.session = session
         self.advisor = advisor
         self.notices = notices
+        """(title, message) of each problem met while loading, shown over the board."""
         self.preset = "balanced"
         self.speed = DEFAULT_SPEED
         self.autoplaying = False
@@ -93,8 +94,8 @@ class GameScreen(Screen[None]):
             self._show_win()
         elif game.over:
             self._show_game_over()
-        for notice in self.notices:
-            self.app.push_screen(NoticeScreen("Save problem", notice))
+        for title, message in self.notices:
+            self.app.push_screen(NoticeScreen(title, message))
 
     # --- drawing ----------------------------------------------------------------------------
 

@@ -61,10 +61,3 @@ class Board(Widget):
             for col, value in enumerate(values):
                 tile = self.query_one(f"#cell-{row}-{col}", Tile)
                 tile.show(value, spawned=(row, col) == spawned)
-
-    def values(self) -> list[list[int]]:
-        """The board as drawn: what a player sees (for tests and screen readers)."""
-        return [
-            [int(self.query_one(f"#cell-{r}-{c}", Tile).content or 0) for c in range(SIZE)]
-            for r in range(SIZE)
-        ]
