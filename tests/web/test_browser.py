@@ -503,6 +503,14 @@ def test_every_tile_has_its_own_colour_and_aa_contrast(
         for value, colour, background, _, fits in tiles:
             assert contrast(colour, background) >= 4.5, (value, colour, background)
             assert fits, f"{value} overflows its tile"
+        ladder = {value: (colour, background) for value, colour, background, _, _ in tiles}
+        for page in ("/strategy", "/rules/fr"):  # the pictures in the pages use the same colours
+            session.page.goto(f"{server_url}{page}")
+            pictured = session.page.eval_on_selector_all(".mini-board .tile-face", TILE_COLOURS_JS)
+            assert pictured, page
+            for value, colour, background, _, fits in pictured:
+                assert (colour, background) == ladder[value], (page, value)
+                assert fits, f"{value} overflows its tile on {page}"
         board = [
             [131072, 65536, 32768, 16384],
             [8192, 4096, 2048, 1024],
@@ -512,7 +520,6 @@ def test_every_tile_has_its_own_colour_and_aa_contrast(
         session.open(prepared(board, score=3_000_000), **{"py2048.language": "en"})
         on_board = session.page.eval_on_selector_all("#tiles .tile-face", TILE_COLOURS_JS)
         assert {value for value, *_ in on_board} == {str(v) for row in board for v in row}
-        ladder = {value: (colour, background) for value, colour, background, _, _ in tiles}
         for value, colour, background, _, fits in on_board:
             assert (colour, background) == ladder[value]  # the game and the pages agree
             assert fits, f"{value} overflows its tile on the board"
