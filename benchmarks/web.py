@@ -1,0 +1,439 @@
+"""Web server: /api/move latency under load with hints running, and the page's weight.
+
+Run:  nice -n 10 python benchmarks/web.py [--rate 200] [--seconds 30] [--hint-clients 2]
+
+1. In this process, the CPU time one /api/move costs the server: the whole app (middleware,
+   validation, engine, serialization) called directly through ASGI, without sockets. This is
+   the part of the latency the server itself adds, whatever else the machine is doing.
+2. Starts ``2048 serve`` as its own process and drives it from this process with an open-loop
+   generator: /api/move requests are sent at a fixed rate on a schedule, whatever the answers
+   do, over a few keep-alive connections, each with a real mid-game save and a random direction.
+   Latency is counted from the moment a request was due, so a stalled server cannot hide its
+   stall by slowing the generator down. Meanwhile ``--hint-clients`` clients ask for hints
+   back to back (preset "strong": up to 500 ms of search each). Prints p50/p90/p99/max, errors,
+   and p99 against the 5 ms target.
+3. Adds up the bytes of everything under src/py2048/web/static (HTML, CSS, JS, locale JSON,
+   fonts) against the 150 KB target, and checks that no page, stylesheet or script loads
+   anything from another host (links to other sites, which load nothing, are allowed).
+
+The generator is a minimal HTTP/1.1 client on asyncio streams, so that its own overhead stays
+far below the figures it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from py2048 import Game
+
+STATIC_DIR = Path(__file__).resolve().parents[1] / "src" / "py2048" / "web" / "static"
+P99_TARGET_MS = 5.0
+WEIGHT_TARGET_BYTES = 150 * 1024
+DIRECTIONS = ("up", "right", "down", "left")
+SERVER_START_TIMEOUT_S = 60
+
+
+# --- the server under test ---------------------------------------------------------------------
+
+
+def start_server() -> tuple[subprocess.Popen[str], str, int]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "py2048", "serve", "--port", "0", "--no-browser"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"http://([\d.]+):(\d+)/", line)
+    if not found:
+        process.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return process, found.group(1), int(found.group(2))
+
+
+# --- a minimal keep-alive HTTP/1.1 client ------------------------------------------------------
+
+
+class Connection:
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def post(self, path: str, body: bytes) -> bytes:
+        """A prepared POST of a JSON body."""
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        return head.encode() + body
+
+    def get(self, path: str) -> bytes:
+        return f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n\r\n".encode()
+
+    async def send(self, raw: bytes) -> tuple[int, bytes]:
+        """Send one prepared request and read the whole answer: (status, body)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        try:
+            self.writer.write(raw)
+            status = int((await self.reader.readline()).split()[1])
+            length = 0
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            return status, await self.reader.readexactly(length)
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+# --- CPU cost of one move inside the app ------------------------------------------------------
+
+
+async def asgi_post(app: object, path: str, body: bytes) -> int:
+    """One POST straight through the ASGI app; the response status."""
+    status = 0
+    delivered = False
+
+    async def receive() -> dict[str, object]:
+        nonlocal delivered
+        if delivered:
+            await asyncio.Event().wait()  # no disconnect: wait as a live client would
+        delivered = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = int(message["status"])  # type: ignore[call-overload]
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 2048),
+    }
+    await app(scope, receive, send)  # type: ignore[operator]
+    return status
+
+
+def report_cpu_per_move(bodies: list[bytes], rounds: int = 5) -> None:
+    from py2048.web import create_app
+
+    app = create_app()
+
+    async def run() -> float:
+        for body in bodies:  # warm up every path once
+            assert await asgi_post(app, "/api/move", body) == 200
+        started = time.process_time()
+        for _ in range(rounds):
+            for body in bodies:
+                await asgi_post(app, "/api/move", body)
+        return (time.process_time() - started) / (rounds * len(bodies))
+
+    per_move = asyncio.run(run())
+    print(
+        f"server CPU per /api/move, in process through the whole ASGI app: "
+        f"{per_move * 1e6:.0f} us ({rounds * len(bodies)} moves)"
+    )
+
+
+# --- the load ------------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    late_sends: int = 0
+    hints: int = 0
+    hint_statuses: dict[int, int] = field(default_factory=dict)
+    hint_ms: list[float] = field(default_factory=list)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def move_bodies(count: int, rng: random.Random) -> list[bytes]:
+    """Saves from games part-way through (random play), each with a direction to play."""
+    bodies = []
+    for _ in range(count):
+        game = Game.replay(rng.randrange(2**53), rng.choices(DIRECTIONS, k=rng.randrange(400)))
+        state = game.to_dict()
+        bodies.append(json.dumps({"state": state, "direction": rng.choice(DIRECTIONS)}).encode())
+    return bodies
+
+
+async def worker(
+    conn: Connection, queue: asyncio.Queue[tuple[float, bytes] | None], results: Results | None
+) -> None:
+    loop = asyncio.get_running_loop()
+    while (job := await queue.get()) is not None:
+        due, raw = job
+        try:
+            status, _ = await conn.send(raw)
+        except Exception as exc:
+            if results is not None:
+                results.error(type(exc).__name__)
+            continue
+        if results is not None:
+            results.latencies_ms.append((loop.time() - due) * 1000)
+            if status != 200:
+                results.error(f"HTTP {status}")
+
+
+async def drive(
+    host: str,
+    port: int,
+    rate: float,
+    seconds: float,
+    connections: int,
+    requests: list[bytes],
+    results: Results | None,
+) -> None:
+    """Send ``requests`` (cycled) at ``rate`` per second on schedule, whatever the answers do."""
+    loop = asyncio.get_running_loop()
+    conns = [Connection(host, port) for _ in range(connections)]
+    queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
+    workers = [asyncio.create_task(worker(c, queue, results)) for c in conns]
+    start = loop.time() + 0.05
+    for i in range(int(rate * seconds)):
+        due = start + i / rate
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        elif delay < -0.001 and results is not None:
+            results.late_sends += 1
+        queue.put_nowait((due, requests[i % len(requests)]))
+    for _ in workers:
+        queue.put_nowait(None)
+    await asyncio.gather(*workers)
+    for conn in conns:
+        conn.close()
+
+
+async def hint_client(
+    host: str, port: int, preset: str, stop: asyncio.Event, results: Results, rng: random.Random
+) -> None:
+    conn = Connection(host, port)
+    loop = asyncio.get_running_loop()
+    states = [json.loads(b)["state"] for b in move_bodies(20, rng)]
+    while not stop.is_set():
+        body = json.dumps({"state": rng.choice(states), "preset": preset}).encode()
+        started = loop.time()
+        try:
+            status, _ = await conn.send(conn.post("/api/hint", body))
+        except Exception:
+            status = -1
+        results.hints += 1
+        results.hint_statuses[status] = results.hint_statuses.get(status, 0) + 1
+        if status == 200:
+            results.hint_ms.append((loop.time() - started) * 1000)
+        elif status == 429:
+            await asyncio.sleep(0.05)
+    conn.close()
+
+
+async def measure(host: str, port: int, args: argparse.Namespace) -> tuple[Results, Results]:
+    """(/healthz alone: the floor of this generator on this machine, /api/move with hints)."""
+    rng = random.Random(args.seed)
+    prepare = Connection(host, port)
+    moves = [prepare.post("/api/move", body) for body in move_bodies(500, rng)]
+    warm_body = json.dumps({"state": Game(seed=1).to_dict(), "preset": "fast"}).encode()
+    await prepare.send(prepare.post("/api/hint", warm_body))  # waits for the solver's warm-up
+    prepare.close()
+    await drive(host, port, args.rate, 2.0, args.connections, moves, None)
+
+    floor = Results()
+    health = [prepare.get("/healthz")]
+    await drive(host, port, args.rate, min(args.seconds, 10.0), args.connections, health, floor)
+
+    loaded = Results()
+    stop = asyncio.Event()
+    hinters = [
+        asyncio.create_task(hint_client(host, port, args.hint_preset, stop, loaded, rng))
+        for _ in range(args.hint_clients)
+    ]
+    await asyncio.sleep(0.2)
+    await drive(host, port, args.rate, args.seconds, args.connections, moves, loaded)
+    stop.set()
+    await asyncio.gather(*hinters)
+    return floor, loaded
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def latency_summary(latencies_ms: list[float]) -> str:
+    return (
+        f"p50 {statistics.median(latencies_ms):.2f} ms, p90 {percentile(latencies_ms, 0.90):.2f} "
+        f"ms, p99 {percentile(latencies_ms, 0.99):.2f} ms, max {max(latencies_ms):.2f} ms"
+    )
+
+
+def report_load(floor: Results, loaded: Results, args: argparse.Namespace) -> None:
+    print(f"floor: GET /healthz at {args.rate:g} req/s with no hints (generator + uvicorn)")
+    print(f"  latency: {latency_summary(floor.latencies_ms)}; errors: {floor.errors or 'none'}")
+    print(
+        f"/api/move at {args.rate:g} req/s for {args.seconds:g} s over {args.connections} "
+        f"connections, {args.hint_clients} hint clients (preset {args.hint_preset}) in parallel"
+    )
+    lat = loaded.latencies_ms
+    print(f"  requests: {int(args.rate * args.seconds)} sent, {len(lat)} answered")
+    print(f"  errors: {loaded.errors or 'none'}")
+    if lat:
+        p99 = percentile(lat, 0.99)
+        print(f"  latency (from the moment each request was due): {latency_summary(lat)}")
+        verdict = "met" if p99 < P99_TARGET_MS and not loaded.errors else "MISSED"
+        print(
+            f"  p99 / target: {p99:.2f} / {P99_TARGET_MS:g} ms = {p99 / P99_TARGET_MS:.2f} "
+            f"-> target {verdict}"
+        )
+    print(f"  generator: {loaded.late_sends} sends more than 1 ms behind schedule")
+    print(f"  hints: {loaded.hints} answered, statuses {loaded.hint_statuses}", end="")
+    if loaded.hint_ms:
+        hint_ms = loaded.hint_ms
+        print(f", median {statistics.median(hint_ms):.0f} ms, max {max(hint_ms):.0f} ms")
+    else:
+        print()
+
+
+# --- page weight and external references --------------------------------------------------------
+
+
+LOADING_ATTRIBUTES = {
+    "link": "href",
+    "script": "src",
+    "img": "src",
+    "source": "src",
+    "iframe": "src",
+    "embed": "src",
+    "object": "data",
+}
+
+
+class Loads(HTMLParser):
+    """The URLs an HTML page loads by itself (not the links a reader may follow)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        attribute = LOADING_ATTRIBUTES.get(tag)
+        if attribute and attribute in values:
+            self.urls.append(values[attribute])
+        self.urls += re.findall(r"url\(\s*['\"]?([^'\")]+)", values.get("style", ""))
+
+
+CSS_LOADS = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""")
+JS_LOADS = re.compile(
+    r"""\bimport\s*(?:[\w*{}\s,]+from\s*)?\(?\s*['"]([^'"]+)['"]|\bfetch\(\s*['"`]([^'"`]+)"""
+)
+
+
+def loaded_urls(path: Path, text: str) -> list[str]:
+    if path.suffix == ".html":
+        parser = Loads()
+        parser.feed(text)
+        return parser.urls
+    pattern = {".css": CSS_LOADS, ".js": JS_LOADS}.get(path.suffix)
+    return [a or b for a, b in pattern.findall(text)] if pattern else []
+
+
+def is_external(url: str) -> bool:
+    parts = urlsplit(url.strip())
+    return bool(parts.netloc) or parts.scheme not in ("", "data")
+
+
+def report_pages(rendered_solver_page: str) -> None:
+    files = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
+    by_kind: dict[str, int] = {}
+    external: list[str] = []
+    for path in files:
+        kind = path.suffix or path.name
+        by_kind[kind] = by_kind.get(kind, 0) + path.stat().st_size
+        if path.suffix in (".html", ".css", ".js"):
+            urls = loaded_urls(path, path.read_text(encoding="utf-8"))
+            external += [f"{path.relative_to(STATIC_DIR)}: {u}" for u in urls if is_external(u)]
+    external += [f"/solver: {u}" for u in loaded_urls(Path("solver.html"), rendered_solver_page)]
+    external = [e for e in external if is_external(e.partition(": ")[2])]
+    total = sum(by_kind.values())
+    kinds = ", ".join(f"{kind} {size / 1024:.1f} KB" for kind, size in sorted(by_kind.items()))
+    verdict = "met" if total < WEIGHT_TARGET_BYTES else "MISSED"
+    print(f"page weight: {len(files)} files under src/py2048/web/static, {total / 1024:.1f} KB")
+    print(f"  by kind: {kinds}")
+    print(
+        f"  total / target: {total / 1024:.1f} / {WEIGHT_TARGET_BYTES / 1024:g} KB = "
+        f"{total / WEIGHT_TARGET_BYTES:.2f} -> target {verdict}"
+    )
+    print(f"  external loads (static files and the rendered /solver page): {external or 'none'}")
+
+
+async def fetch_page(host: str, port: int, path: str) -> str:
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+    data = await reader.read()
+    writer.close()
+    return data.partition(b"\r\n\r\n")[2].decode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=200.0, help="moves per second")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured duration")
+    parser.add_argument("--connections", type=int, default=8, help="keep-alive connections")
+    parser.add_argument("--hint-clients", type=int, default=2, help="back-to-back hint clients")
+    parser.add_argument("--hint-preset", default="strong", choices=["fast", "balanced", "strong"])
+    parser.add_argument("--seed", type=int, default=2048, help="seed of the generated saves")
+    args = parser.parse_args()
+
+    report_cpu_per_move(move_bodies(500, random.Random(args.seed)))
+    process, host, port = start_server()
+    try:
+        started = time.monotonic()
+        floor, loaded = asyncio.run(measure(host, port, args))
+        print(f"(measured in {time.monotonic() - started:.0f} s on this machine)")
+        report_load(floor, loaded, args)
+        report_pages(asyncio.run(fetch_page(host, port, "/solver")))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
