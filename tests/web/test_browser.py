@@ -326,6 +326,24 @@ def test_an_unusable_save_starts_a_new_game_and_is_backed_up(
     assert session.stored()["moves"] >= 1
 
 
+def test_a_browser_that_refuses_to_save_is_told_and_play_goes_on(session: Session) -> None:
+    session.page.add_init_script(
+        "const setItem = Storage.prototype.setItem;\n"
+        "Storage.prototype.setItem = function (key, value) {\n"
+        "  if (key === 'py2048.state') throw new DOMException('full', 'QuotaExceededError');\n"
+        "  return setItem.call(this, key, value);\n"
+        "};"
+    )
+    session.open()
+    assert "refused to save" in session.page.inner_text("#notice")
+    before = session.grid()
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        session.page.keyboard.press(key)
+    session.wait_idle()
+    assert session.grid() != before
+    assert session.stored() is None
+
+
 # --- win and game over ------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ export class GameController {
     this.queue = [];
     this.draining = null;
     this.banner = null; // "win" | "over" | null: moves wait while a banner asks a question
+    this.saveRefused = false;
     this.listeners = new Set();
   }
 
@@ -79,6 +80,14 @@ export class GameController {
     this.recordBest();
   }
 
+  /** Keep `state` in the browser; say so once if the browser refuses (full or disabled). */
+  save(state) {
+    const saved = this.storage.saveState(state) && this.storage.persistent;
+    if (saved || this.saveRefused) return;
+    this.saveRefused = true;
+    this.view.showNotice(this.t("notice.saveFailed"));
+  }
+
   recordBest() {
     if (this.state.score > this.best) {
       this.best = this.state.score;
@@ -109,7 +118,7 @@ export class GameController {
     }
     this.banner = null;
     this.show(answer.state);
-    this.storage.saveState(answer.state);
+    this.save(answer.state);
     this.view.announce(this.t("announce.newGame"));
     this.emit("new-game");
   }
@@ -152,7 +161,7 @@ export class GameController {
       return;
     }
     this.state = answer.state;
-    this.storage.saveState(answer.state);
+    this.save(answer.state);
     this.view.hideHint();
     this.view.setScore(answer.state.score, answer.gain);
     this.recordBest();
@@ -205,7 +214,7 @@ export class GameController {
       return this.reportFailure(error);
     }
     this.state = answer.state;
-    this.storage.saveState(answer.state);
+    this.save(answer.state);
     this.banner = null;
     this.view.hideBanners();
     if (answer.state.over) this.openBanner("over");

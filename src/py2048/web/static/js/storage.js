@@ -10,6 +10,25 @@ export const KEYS = Object.freeze({
   speed: "py2048.autoplay.speed",
 });
 
+/** Stands in for localStorage when the browser gives none: remembers until the page closes. */
+class MemoryStore {
+  constructor() {
+    this.items = new Map();
+  }
+
+  getItem(key) {
+    return this.items.has(key) ? this.items.get(key) : null;
+  }
+
+  setItem(key, value) {
+    this.items.set(key, String(value));
+  }
+
+  removeItem(key) {
+    this.items.delete(key);
+  }
+}
+
 function openStore() {
   try {
     const store = window.localStorage;
@@ -18,18 +37,15 @@ function openStore() {
     store.removeItem(probe);
     return store;
   } catch {
-    const memory = new Map();
-    return {
-      getItem: (key) => (memory.has(key) ? memory.get(key) : null),
-      setItem: (key, value) => memory.set(key, String(value)),
-      removeItem: (key) => memory.delete(key),
-    };
+    return new MemoryStore();
   }
 }
 
 export class StorageManager {
   constructor(store = openStore()) {
     this.store = store;
+    /** False when nothing outlives the page (localStorage unavailable). */
+    this.persistent = !(store instanceof MemoryStore);
   }
 
   get(key) {
