@@ -48,10 +48,10 @@ class GameScreen(Screen[None]):
     GameScreen #board-area { width: 1fr; height: 1fr; align: center middle; }
     GameScreen #sidebar { width: 30; height: 1fr; padding: 0 1; }
     GameScreen #title { color: $text-accent; width: 100%; text-align: center; }
+    GameScreen #scores { height: auto; }
     GameScreen #save-problem { color: $error; height: auto; }
     GameScreen.-narrow #layout { layout: vertical; }
     GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
-    GameScreen #scores { height: auto; }
     GameScreen.-narrow #title { display: none; }
     GameScreen.-narrow #scores, GameScreen.-narrow AdvicePanel { width: 1fr; }
     """
@@ -89,10 +89,9 @@ class GameScreen(Screen[None]):
         panel.preset = self.preset
         panel.speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
         self._draw()
-        game = self.session.game
         if self.session.awaits_win_choice:
             self._show_win()
-        elif game.over:
+        elif self.session.game.over:
             self._show_game_over()
         for title, message in self.notices:
             self.app.push_screen(NoticeScreen(title, message))
@@ -250,9 +249,9 @@ class GameScreen(Screen[None]):
             self.stop_autoplay()
             return
         self.query_one(AdvicePanel).advice = advice
-        delay = AUTOPLAY_DELAYS[self.speed]
         if not self.autoplaying:
             return
+        delay = AUTOPLAY_DELAYS[self.speed]
         if delay:
             self._autoplay_timer = self.set_timer(delay, self._autoplay_next)
         else:
