@@ -31,9 +31,7 @@ export class Advisor {
     const speed = storage.get(KEYS.speed);
     if (speed in SPEEDS) speedSelect.value = speed;
     speedSelect.addEventListener("change", () => storage.set(KEYS.speed, speedSelect.value));
-    controller.subscribe((event) => {
-      if (event === "new-game") this.stopAutoplay();
-    });
+    controller.onNewGame(() => this.stopAutoplay(false));
   }
 
   get autoplaying() {
@@ -86,11 +84,12 @@ export class Advisor {
     this.loop(this.run);
   }
 
-  stopAutoplay() {
+  /** Stop autoplay; `announce` is false when a banner or notice already says why. */
+  stopAutoplay(announce = true) {
     if (!this.autoplaying) return;
     this.run = 0;
     this.view.setAutoplay(false);
-    this.view.announce(this.view.t("announce.autoplayOff"));
+    if (announce) this.view.announce(this.view.t("announce.autoplayOff"));
   }
 
   /** The player moved: autoplay stops and the player's move follows in the queue. */
@@ -117,7 +116,8 @@ export class Advisor {
       await controller.enqueue(advice.direction);
       if (pauseMs) await sleep(pauseMs);
     }
-    if (this.run === run) this.stopAutoplay();
+    // The game ended, a banner asks a question or the solver failed: each says so itself.
+    if (this.run === run) this.stopAutoplay(false);
   }
 
   relabel() {

@@ -16,20 +16,16 @@ export class GameController {
     this.draining = null;
     this.banner = null; // "win" | "over" | null: moves wait while a banner asks a question
     this.saveRefused = false;
-    this.listeners = new Set();
+    this.newGameListeners = new Set();
   }
 
   t(key, values) {
     return this.view.t(key, values);
   }
 
-  /** Call `listener(event)` on "moved", "banner" and "new-game". */
-  subscribe(listener) {
-    this.listeners.add(listener);
-  }
-
-  emit(event) {
-    for (const listener of this.listeners) listener(event);
+  /** Call `listener()` whenever a new game replaces the current one. */
+  onNewGame(listener) {
+    this.newGameListeners.add(listener);
   }
 
   // --- start ---------------------------------------------------------------------------------
@@ -120,7 +116,7 @@ export class GameController {
     this.show(answer.state);
     this.save(answer.state);
     this.view.announce(this.t("announce.newGame"));
-    this.emit("new-game");
+    for (const listener of this.newGameListeners) listener();
   }
 
   // --- moves ---------------------------------------------------------------------------------
@@ -167,7 +163,6 @@ export class GameController {
     this.recordBest();
     const slid = this.view.animateMove(answer);
     this.view.announce(this.describe(answer, where));
-    this.emit("moved");
     if (answer.won_now) this.openBanner("win");
     else if (answer.over) this.openBanner("over");
     await slid;
@@ -202,7 +197,6 @@ export class GameController {
       this.view.showOver(this.state.score);
       this.view.announce(this.t("announce.over", { score: this.state.score }));
     }
-    this.emit("banner");
   }
 
   /** Keep going after the win; a win made on the last possible move then shows game over. */
@@ -223,7 +217,6 @@ export class GameController {
 
   /** Re-say what language-dependent text is on screen after a language switch. */
   relabel() {
-    if (this.state) this.view.labelCells(this.state.board);
     if (this.banner === "over") this.view.setFinalScore(this.state.score);
     this.view.hideHint();
   }
