@@ -72,6 +72,17 @@ def test_every_page_is_html_loading_only_from_this_server(http: httpx.Client, pa
             assert http.get(urljoin(path, url)).status_code == 200, url
 
 
+def test_scripts_and_styles_are_served_with_types_browsers_accept(http: httpx.Client) -> None:
+    page = references(http.get("/").text)
+    scripts = [url for url in page.loads if url.endswith(".js")]
+    styles = [url for url in page.loads if url.endswith(".css")]
+    assert scripts and styles
+    for url in scripts:
+        assert http.get(url).headers["content-type"].startswith("text/javascript")
+    for url in styles:
+        assert http.get(url).headers["content-type"].startswith("text/css")
+
+
 def test_every_link_between_pages_leads_somewhere(http: httpx.Client) -> None:
     seen: set[str] = set()
     to_visit = ["/"]

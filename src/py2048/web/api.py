@@ -14,6 +14,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from py2048.engine import Direction, Game, GameError, SaveError, trace
 from py2048.web.errors import save_error_detail
 from py2048.web.hints import Advice, HintsBusy, HintService
+from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
 from py2048.web.models import (
     ErrorResponse,
     GameResponse,
@@ -29,7 +30,11 @@ from py2048.web.models import (
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorResponse, "description": "Malformed JSON"},
-    413: {"model": ErrorResponse, "description": "Request body over 1 MiB"},
+    408: {
+        "model": ErrorResponse,
+        "description": f"The body did not arrive within {BODY_TIMEOUT_S:g} s",
+    },
+    413: {"model": ErrorResponse, "description": f"Request body over {MAX_BODY_BYTES} bytes"},
     422: {
         "model": ErrorResponse,
         "description": "A field is missing or malformed, or the save is inconsistent "

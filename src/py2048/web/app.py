@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -22,6 +23,12 @@ engine's save object and sends it with each request; every rule runs in the engi
 Every error is a 4xx with `{"detail": "<message naming the field>"}`. Request bodies over
 1 MiB get 413.
 """
+
+
+# Browsers refuse JavaScript modules served as text/plain, which is what the Windows registry
+# can map .js to; the static files must not depend on the machine's MIME table.
+for _type, _suffix in (("text/javascript", ".js"), ("text/css", ".css")):
+    mimetypes.add_type(_type, _suffix)
 
 
 def create_app(*, hints: HintService | None = None) -> FastAPI:
