@@ -20,7 +20,7 @@ _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-_EXEMPT_PREFIX = "/docs"
+_EXEMPT_PATHS = ("/docs", "/docs/oauth2-redirect")
 
 
 class SecurityHeadersMiddleware:
@@ -28,7 +28,7 @@ class SecurityHeadersMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(_EXEMPT_PREFIX):
+        if scope["type"] != "http" or scope["path"] in _EXEMPT_PATHS:
             await self.app(scope, receive, send)
             return
 
