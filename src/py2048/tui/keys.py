@@ -1,7 +1,7 @@
 """Every key of the terminal game, in one table that feeds both the bindings and the help screen.
 
-Moves follow the original game: arrows, W/A/S/D and vim's H/J/K/L. Keys with Ctrl, Alt or Shift
-are not bound, so they do nothing, as in the original.
+Moves follow the original game: arrows, W/A/S/D and vim's H/J/K/L. Move keys held with Ctrl,
+Alt or Shift are not bound, so they do nothing, as in the original.
 """
 
 from __future__ import annotations
