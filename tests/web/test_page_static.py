@@ -42,7 +42,7 @@ def test_every_language_has_exactly_the_english_labels() -> None:
         assert set(labels(language)) == english, language
 
 
-def test_every_language_fills_the_same_placeholders() -> None:
+def test_every_language_fills_in_the_same_names() -> None:
     english = labels("en")
     for language in LANGUAGES[1:]:
         for key, text in labels(language).items():

@@ -20,7 +20,7 @@ export class Translator {
     this.numbers = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
   }
 
-  /** The message `key` with its {placeholders} filled from `values`. */
+  /** The message `key` with each {name} in it replaced by `values[name]`. */
   t(key, values = {}) {
     const template = this.messages[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (match, name) =>
