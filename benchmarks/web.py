@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -427,7 +428,11 @@ def main() -> None:
     try:
         started = time.monotonic()
         floor, loaded = asyncio.run(measure(host, port, args))
-        print(f"(measured in {time.monotonic() - started:.0f} s on this machine)")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(
+            f"(measured in {time.monotonic() - started:.0f} s on {os.cpu_count()} cores; "
+            f"load average now {load})"
+        )
         report_load(floor, loaded, args)
         report_pages(asyncio.run(fetch_page(host, port, "/solver")))
     finally:
