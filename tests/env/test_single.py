@@ -47,6 +47,10 @@ def test_check_env_passes_without_warnings(kwargs: dict) -> None:
 def test_registered_id_makes_the_environment() -> None:
     env = gym.make(ENV_ID)
     assert isinstance(env.unwrapped, Game2048Env)
+    with pytest.raises(ResetNeeded):
+        env.step(0)
+    with pytest.raises(ResetNeeded):
+        gym.make(ENV_ID, render_mode="ansi").render()
     assert env.action_space == gym.spaces.Discrete(4)
     assert env.observation_space.shape == (4, 4)
     assert env.observation_space.dtype == np.uint8
