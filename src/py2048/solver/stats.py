@@ -24,7 +24,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    low = 0.0 if successes == 0 else max(0.0, centre - spread)
+    high = 1.0 if successes == trials else min(1.0, centre + spread)
+    return low, high
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,195 @@
+"""2048 bench: games that match the engine, c-rand spawns, JSON figures, input checks."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+from py2048 import Game
+from py2048.cli import main
+from py2048.solver import best_move
+from py2048.solver.autoplay import autoplay
+from py2048.solver.bench import BenchSettings, run_bench
+from py2048.solver.crand import opening_board
+from py2048.solver.hint import SearchPlan
+from py2048.solver.stats import wilson_interval
+
+SEED_2001_OPENING = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 2, 0, 0]]
+"""Documented in docs/solver.md: the first c-rand board of seed 2001 (glibc)."""
+
+
+def ctypes_opening(seed: int) -> list[list[int]]:
+    """The c-rand opening as the issue states it, through ctypes: the plain reading."""
+    libc = ctypes.CDLL(None)
+    libc.srand(ctypes.c_uint(seed))
+    cells = [0] * 16
+    for _ in range(2):
+        empty = [i for i in range(16) if cells[i] == 0]
+        cell = empty[libc.rand() % len(empty)]
+        cells[cell] = 4 if libc.rand() % 10 == 0 else 2
+    return [cells[r * 4 : r * 4 + 4] for r in range(4)]
+
+
+def test_c_rand_first_board_for_seed_2001_is_the_documented_one():
+    assert opening_board(2001) == SEED_2001_OPENING
+    assert opening_board(2001) == opening_board(2001)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2001, 2002, 12345, 2**32 - 1])
+def test_c_rand_openings_follow_libc_rand_through_ctypes(seed):
+    assert opening_board(seed) == ctypes_opening(seed)
+
+
+def test_c_rand_games_are_stable():
+    plan = SearchPlan.resolve(depth=0)
+    first = [autoplay(seed, plan, rng="c-rand") for seed in (2001, 2002)]
+    again = [autoplay(seed, plan, rng="c-rand") for seed in (2001, 2002)]
+    assert [(r.score, r.moves, r.max_tile) for r in first] == [
+        (r.score, r.moves, r.max_tile) for r in again
+    ]
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_compiled_game_is_the_game_that_best_move_plays(depth):
+    """autoplay with the py2048 generator == Game(seed) driven by best_move at that depth."""
+    for seed in (7, 2001):
+        record = autoplay(seed, SearchPlan.resolve(depth=depth))
+        game = Game(seed)
+        while not game.over:
+            assert game.move(best_move(game.board, depth=depth).direction)
+        assert (record.score, record.moves, record.max_tile) == (
+            game.score,
+            game.moves,
+            game.max_tile,
+        )
+
+
+def test_bench_json_matches_the_games_it_played(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    args = ["bench", "--games", "3", "--seed", "40", "--depth", "0", "--workers", "1"]
+    code = main([*args, "--json", str(path)])
+    assert code == 0
+    report = json.loads(path.read_text())
+    games = report["games"]
+    assert [g["seed"] for g in games] == [40, 41, 42]
+    for g in games:
+        replayed = autoplay(g["seed"], SearchPlan.resolve(depth=0))
+        assert (g["score"], g["max_tile"], g["moves"]) == (
+            replayed.score,
+            replayed.max_tile,
+            replayed.moves,
+        )
+        assert g["seconds"] >= 0
+    summary = report["summary"]
+    scores = [g["score"] for g in games]
+    assert summary["games"] == 3
+    assert summary["mean_score"] == pytest.approx(statistics.fmean(scores))
+    assert summary["median_score"] == statistics.median(scores)
+    assert summary["max_score"] == max(scores)
+    assert summary["moves"] == sum(g["moves"] for g in games)
+    for rate in summary["rates"]:
+        assert rate["games"] == sum(g["max_tile"] >= rate["tile"] for g in games)
+    assert report["settings"]["depth"] == 0
+    assert "mean score" in capsys.readouterr().out
+
+
+def test_worker_processes_give_the_same_games_as_one_process():
+    settings = BenchSettings(games=4, seed=100, depth=0, rng="c-rand")
+    alone = run_bench(BenchSettings(**{**settings.__dict__, "workers": 1}))
+    pooled = run_bench(BenchSettings(**{**settings.__dict__, "workers": 2}))
+    assert [(r.seed, r.score, r.moves) for r in alone] == [
+        (r.seed, r.score, r.moves) for r in pooled
+    ]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"games": 0}, "games"),
+        ({"games": -3}, "games"),
+        ({"seed": -1}, "seed"),
+        ({"workers": 0}, "workers"),
+        ({"rng": "mt19937"}, "rng"),
+        ({"depth": 2, "preset": "fast"}, "at most one"),
+        ({"time_ms": -1.0}, "positive"),
+        ({"seed": 2**32 - 1, "games": 2, "rng": "c-rand"}, "seeds"),
+        ({"evaluator": "nope"}, "evaluator"),
+        ({"json_path": "/nonexistent-folder/x.json"}, "does not exist"),
+    ],
+)
+def test_bad_bench_settings_are_rejected(changes, message):
+    with pytest.raises(ValueError, match=message):
+        BenchSettings(**changes).checked()
+
+
+def test_cli_rejects_games_zero_and_reports_bad_values_without_traceback(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--games", "0"])
+    assert "must be 1 or more" in capsys.readouterr().err
+    assert main(["bench", "--games", "1", "--json", "/nonexistent-folder/x.json"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(0, 200)
+    assert low == 0.0 and high == pytest.approx(0.0188, abs=1e-4)
+    low, high = wilson_interval(198, 200)
+    assert (low, high) == (pytest.approx(0.9643, abs=1e-4), pytest.approx(0.9973, abs=1e-4))
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+
+
+RAY_HEAD = """
+import sys, ray
+ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+print(ray.get_runtime_context().gcs_address, flush=True)
+sys.stdin.read()  # the cluster lives until the test closes this pipe
+"""
+
+
+@pytest.fixture
+def ray_address(monkeypatch):
+    """A local Ray cluster in a helper process, shut down when the test ends.
+
+    It is private to the test, so it runs without Ray's token authentication.
+    """
+    pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    head = subprocess.Popen(
+        [sys.executable, "-c", RAY_HEAD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    try:
+        address = head.stdout.readline().strip()
+        assert address, "the local Ray cluster did not start"
+        yield address
+    finally:
+        head.stdin.close()
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_games_run_as_ray_tasks_give_the_same_games(ray_address, tmp_path):
+    path = tmp_path / "ray.json"
+    args = ["bench", "--games", "3", "--seed", "2001", "--depth", "0", "--rng", "c-rand"]
+    assert main([*args, "--ray", ray_address, "--json", str(path)]) == 0
+    report = json.loads(path.read_text())
+    assert report["settings"]["ray"] is True
+    local = run_bench(BenchSettings(games=3, seed=2001, depth=0, rng="c-rand", workers=1))
+    assert [(g["seed"], g["score"], g["moves"]) for g in report["games"]] == [
+        (r.seed, r.score, r.moves) for r in local
+    ]
