@@ -108,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--ray", dest="ray_address", metavar="ADDRESS", help="run the games on this Ray cluster"
     )
+    bench.add_argument(
+        "--evaluator",
+        metavar="NAME",
+        help="board evaluation: heuristic (default) or a plugin such as ntuple",
+    )
     bench.set_defaults(handler=_bench)
     return parser
 
