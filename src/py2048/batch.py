@@ -247,11 +247,10 @@ class Batch:
     __slots__ = ("legal", "state")
 
     def __init__(self, n: int, seed: SeedLike = None) -> None:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"the number of games must be a positive integer, got {n!r}")
-        self.state = np.zeros((int(n), STATE_COLUMNS), dtype=np.uint64)
+        n = positive_int("the number of games", n)
+        self.state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
         """(N, 6) uint64: columns LO, HI, KEY, SEED, MOVES, SCORE of this module."""
-        self.legal = np.zeros(int(n), dtype=np.uint8)
+        self.legal = np.zeros(n, dtype=np.uint8)
         """(N,) uint8 bitmask of legal actions (bit d set when action d moves), kept current."""
         self.reset(seed)
 
@@ -347,6 +346,13 @@ class Batch:
 
 
 # --- argument checks shared with py2048.env -------------------------------------------------
+
+
+def positive_int(name: str, value: object) -> int:
+    """``value`` as an int, or ValueError when it is not a positive integer."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def seeds_for(seed: SeedLike, n: int) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -275,3 +277,10 @@ def test_info_action_mask_is_read_only(action: int) -> None:
     info = env.step(action)[4]
     with pytest.raises(ValueError):
         info["action_mask"][0] = 1
+
+
+def test_importing_the_env_without_gymnasium_says_what_to_install() -> None:
+    script = "import sys; sys.modules['gymnasium'] = None\nimport py2048.env\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "pip install 'py2048[rl]'" in done.stderr

@@ -7,7 +7,13 @@ Importing this package registers ``py2048/2048-v0``: ``gymnasium.make("py2048/20
 
 from __future__ import annotations
 
-from gymnasium.envs.registration import register, registry
+try:
+    from gymnasium.envs.registration import register, registry
+except ImportError:
+    raise ImportError(
+        "py2048.env needs Gymnasium 1.1 or later: pip install 'py2048[rl]' "
+        "(py2048.batch works without it)"
+    ) from None
 
 from py2048.env.single import Game2048Env
 from py2048.env.vector import Game2048VectorEnv

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
@@ -27,6 +28,7 @@ from py2048.batch import (
     checked_actions,
     checked_mask,
     next_seed,
+    positive_int,
     restart,
     restart_from,
     seeds_for,
@@ -183,27 +185,11 @@ class Game2048VectorEnv(VectorEnv):
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         max_episode_steps: int | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        n = positive_int("num_envs", num_envs)
         self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
-        try:
-            mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            allowed = ", ".join(repr(m.value) for m in AutoresetMode)
-            raise ValueError(
-                f"autoreset_mode must be one of {allowed}; got {autoreset_mode!r}"
-            ) from None
-        if max_episode_steps is not None and (
-            isinstance(max_episode_steps, bool)
-            or not isinstance(max_episode_steps, (int, np.integer))
-            or max_episode_steps < 1
-        ):
-            raise ValueError(
-                f"max_episode_steps must be a positive integer or None, got {max_episode_steps!r}"
-            )
-        n = int(num_envs)
+        mode = _autoreset_mode(autoreset_mode)
+        if max_episode_steps is not None:
+            max_episode_steps = positive_int("max_episode_steps", max_episode_steps)
         self.num_envs = n
         self.render_mode = render_mode
         self.obs_mode = obs_mode
@@ -321,6 +307,7 @@ class Game2048VectorEnv(VectorEnv):
 
     def render(self) -> tuple[str | np.ndarray, ...] | None:
         if self.render_mode is None:
+            gym.logger.warn('render() needs render_mode="ansi" or "rgb_array" at creation')
             return None
         if not self._started.all():
             raise ResetNeeded("call reset() first")
@@ -372,6 +359,14 @@ class Game2048VectorEnv(VectorEnv):
         }
 
 
+def _autoreset_mode(value: str | AutoresetMode) -> AutoresetMode:
+    try:
+        return AutoresetMode(value)
+    except ValueError:
+        allowed = ", ".join(repr(mode.value) for mode in AutoresetMode)
+        raise ValueError(f"autoreset_mode must be one of {allowed}; got {value!r}") from None
+
+
 def _info(
     present: np.ndarray,
     masks: np.ndarray,
@@ -384,5 +379,5 @@ def _info(
     info: dict[str, np.ndarray] = {}
     for key, value in zip(_INFO_KEYS, values, strict=True):
         info[key] = value
-        info[f"_{key}"] = present
+        info[f"_{key}"] = present.copy()
     return info
