@@ -34,10 +34,10 @@ class HeuristicParams:
 
     lost_penalty: float = 1_000_000.0
     """What losing costs, against the board's own score (see ``Evaluator.lost_penalty``)."""
-    empty: float = 270.0
+    empty: float = 1000.0
     merges: float = 700.0
-    monotonicity: float = 47.0
-    monotonicity_power: float = 4.0
+    monotonicity: float = 40.0
+    monotonicity_power: float = 3.0
     sum: float = 11.0
     sum_power: float = 3.5
 
