@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from py2048.engine import SaveError
 
+_FASTAPI_UNREADABLE_BODY = "There was an error parsing the body"
 _SHOWN_ERRORS = 3
 _SHOWN_INPUT_CHARS = 40
 
@@ -87,7 +88,7 @@ async def _on_validation_error(request: Request, exc: RequestValidationError) ->
 
 async def _on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     detail = str(exc.detail)
-    if exc.status_code == 400 and exc.__cause__ is not None:
+    if detail == _FASTAPI_UNREADABLE_BODY and exc.__cause__ is not None:
         detail = unreadable_body_detail(exc.__cause__)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
