@@ -3,13 +3,17 @@
 Run:  nice python benchmarks/env.py [--seconds S] [--repeats R]
 
 Prints, from one run on one core:
-  (a) py2048 Game2048Env.step and (b) gymnasium-2048's TwentyFortyEightEnv.step, both raw and
-      through gymnasium.make (which adds Gymnasium's checking wrappers), with the ratio a/b;
+  (a) env.step of gymnasium.make("py2048/2048-v0") (which is the bare Game2048Env: it checks
+      its own input, so make adds no wrappers);
+  (b) env.step of gymnasium-2048's TwentyFortyEightEnv, bare and through gymnasium.make (with
+      Gymnasium's checking wrappers), and the ratios a/b;
   (c) Game2048VectorEnv.step and (d) py2048.batch.Batch.step(autoreset=True) for N = 1024 and
       4096 games, in board-steps per second (N per call).
 All play uniformly random actions (drawn in advance, not timed); illegal actions count as
 steps, as they do for an agent; finished episodes are reset (reset time is timed, not counted).
-Each figure is the median of R timed runs, with the best run in brackets.
+Each figure is the median of R timed runs: steps per second of wall-clock time, steps per
+second of this process's CPU time (steadier on a busy machine: the code is single-threaded),
+and the best wall-clock run. The ratios pair runs taken back to back.
 Needs the rl and bench extras: pip install -e ".[rl,bench]".
 """
 
@@ -19,62 +23,66 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import gymnasium as gym
 import numpy as np
 
-import py2048.env
 from py2048.batch import Batch
-from py2048.env import Game2048Env, Game2048VectorEnv
+from py2048.env import ENV_ID, Game2048VectorEnv
 
 SIZES = (1024, 4096)
 
 
-def single_env_rate(env: gym.Env, seconds: float) -> float:
-    """env.step calls per second on random actions."""
-    actions = np.random.default_rng(0).integers(0, 4, 100_000).tolist()
-    env.reset(seed=0)
+class Rate(NamedTuple):
+    wall: float
+    """Steps per second of elapsed time."""
+    cpu: float
+    """Steps per second of this process's CPU time."""
+
+
+def timed(run_once: Callable[[], int], seconds: float) -> Rate:
+    """Call ``run_once`` (which returns the steps it made) for about ``seconds``."""
     steps = 0
-    t0 = time.perf_counter()
-    while (elapsed := time.perf_counter() - t0) < seconds:
-        for action in actions[:10_000]:
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall0 < seconds:
+        steps += run_once()
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    return Rate(steps / wall, steps / max(cpu, 1e-9))
+
+
+def single_env_rate(env: gym.Env, seconds: float) -> Rate:
+    """env.step calls per second on random actions."""
+    actions = np.random.default_rng(0).integers(0, 4, 10_000).tolist()
+    env.reset(seed=0)
+
+    def run_once() -> int:
+        for action in actions:
             if env.step(action)[2]:
                 env.reset()
-        steps += 10_000
-    return steps / elapsed
+        return len(actions)
+
+    return timed(run_once, seconds)
 
 
-def vector_rate(step: Callable[[np.ndarray], object], n: int, seconds: float) -> float:
+def multi_rate(step: Callable[[np.ndarray], object], n: int, seconds: float) -> Rate:
     """Board-steps per second of a function that steps n games at once."""
     actions = np.random.default_rng(0).integers(0, 4, (64, n))
     step(actions[0])
-    calls = 0
-    t0 = time.perf_counter()
-    while (elapsed := time.perf_counter() - t0) < seconds:
+
+    def run_once() -> int:
         for row in actions:
             step(row)
-        calls += len(actions)
-    return calls * n / elapsed
+        return len(actions) * n
+
+    return timed(run_once, seconds)
 
 
-def repeated(measure: Callable[[], float], repeats: int) -> tuple[float, float]:
-    """Median and best of ``repeats`` measurements."""
-    figures = [measure() for _ in range(repeats)]
-    return statistics.median(figures), max(figures)
-
-
-def paired(
-    ours: Callable[[], float], peer: Callable[[], float], repeats: int
-) -> tuple[tuple[float, float], tuple[float, float], float]:
-    """Alternate the two measurements so load changes hit both; also the median of the ratios."""
-    pairs = [(ours(), peer()) for _ in range(repeats)]
-    mine, theirs = zip(*pairs, strict=True)
-    ratio = statistics.median(a / b for a, b in pairs)
-    return (
-        (statistics.median(mine), max(mine)),
-        (statistics.median(theirs), max(theirs)),
-        ratio,
-    )
+def summary(rates: list[Rate]) -> str:
+    wall = statistics.median(r.wall for r in rates)
+    cpu = statistics.median(r.cpu for r in rates)
+    best = max(r.wall for r in rates)
+    return f"{wall:>13,.0f} {cpu:>13,.0f} {best:>13,.0f}"
 
 
 def peer_envs() -> tuple[gym.Env, gym.Env] | None:
@@ -86,9 +94,11 @@ def peer_envs() -> tuple[gym.Env, gym.Env] | None:
     return TwentyFortyEightEnv(), gym.make("gymnasium_2048/TwentyFortyEight-v0")
 
 
-def line(label: str, figures: tuple[float, float], unit: str) -> str:
-    median, best = figures
-    return f"{label:<44}{median:>14,.0f} {unit}  [{best:,.0f}]"
+def ratio(ours: list[Rate], theirs: list[Rate]) -> str:
+    """Median of the paired ratios, by wall clock and by CPU time."""
+    wall = statistics.median(a.wall / b.wall for a, b in zip(ours, theirs, strict=True))
+    cpu = statistics.median(a.cpu / b.cpu for a, b in zip(ours, theirs, strict=True))
+    return f"{wall:.1f}x wall, {cpu:.1f}x CPU"
 
 
 def main() -> None:
@@ -98,49 +108,39 @@ def main() -> None:
     args = parser.parse_args()
     seconds, repeats = args.seconds, args.repeats
 
+    print(f"{'':<44}{'wall steps/s':>13} {'CPU steps/s':>13} {'best wall':>13}")
+    ours = gym.make(ENV_ID)
     peers = peer_envs()
     if peers is None:
-        print("gymnasium-2048 is not installed (pip install gymnasium-2048): no ratios")
-        ours_raw = repeated(lambda: single_env_rate(Game2048Env(), seconds), repeats)
-        print(line("(a) py2048 env.step, raw", ours_raw, "steps/s"))
+        mine = [single_env_rate(ours, seconds) for _ in range(repeats)]
+        print(f"{'(a) py2048 env.step':<44}{summary(mine)}")
+        print("(b) gymnasium-2048 is not installed (pip install gymnasium-2048): no ratios")
     else:
-        ours_raw, peer_raw, ratio_raw = paired(
-            lambda: single_env_rate(Game2048Env(), seconds),
-            lambda: single_env_rate(peers[0], seconds),
-            repeats,
-        )
-        ours_made, peer_made, ratio_made = paired(
-            lambda: single_env_rate(gym.make(py2048.env.ENV_ID), seconds),
-            lambda: single_env_rate(peers[1], seconds),
-            repeats,
-        )
-        print(line("(a) py2048 env.step, raw", ours_raw, "steps/s"))
-        print(line("    py2048 env.step, gymnasium.make", ours_made, "steps/s"))
-        print(line("(b) gymnasium-2048 env.step, raw", peer_raw, "steps/s"))
-        print(line("    gymnasium-2048 env.step, gymnasium.make", peer_made, "steps/s"))
-        print(
-            f"    a/b: raw {ratio_raw:.1f}x, gymnasium.make {ratio_made:.1f}x "
-            "(median of paired runs; target >= 20x)"
-        )
+        mine, bare, made = [], [], []
+        for _ in range(repeats):
+            mine.append(single_env_rate(ours, seconds))
+            bare.append(single_env_rate(peers[0], seconds))
+            made.append(single_env_rate(peers[1], seconds))
+        print(f"{'(a) py2048 env.step':<44}{summary(mine)}")
+        print(f"{'(b) gymnasium-2048 env.step, bare':<44}{summary(bare)}")
+        print(f"{'    gymnasium-2048 env.step, gymnasium.make':<44}{summary(made)}")
+        print(f"    a / b bare: {ratio(mine, bare)};  a / b make: {ratio(mine, made)}")
+        print("    (target: at least 20x)")
 
     for n in SIZES:
         envs = Game2048VectorEnv(n)
         envs.reset(seed=0)
-        figures = repeated(lambda envs=envs, n=n: vector_rate(envs.step, n, seconds), repeats)
-        print(line(f"(c) vector env step, N={n}", figures, "board-steps/s"))
+        rates = [multi_rate(envs.step, n, seconds) for _ in range(repeats)]
+        print(f"{f'(c) vector env step, N={n} (board-steps)':<44}{summary(rates)}")
     for n in SIZES:
         batch = Batch(n, seed=0)
 
         def batch_step(actions: np.ndarray, batch: Batch = batch) -> object:
             return batch.step(actions, autoreset=True)
 
-        figures = repeated(lambda n=n, step=batch_step: vector_rate(step, n, seconds), repeats)
-        print(line(f"(d) batch API step, N={n}", figures, "board-steps/s") + "  (target >= 5M)")
-    if peers is not None:
-        print(
-            f"    batch N={SIZES[-1]} / gymnasium-2048 raw env.step: "
-            f"{figures[0] / peer_raw[0]:,.0f}x"
-        )
+        rates = [multi_rate(batch_step, n, seconds) for _ in range(repeats)]
+        print(f"{f'(d) batch API step, N={n} (board-steps)':<44}{summary(rates)}")
+    print("    (target for the batch API: at least 5,000,000 board-steps/s on one core)")
 
 
 if __name__ == "__main__":
