@@ -10,8 +10,11 @@ import pytest
 from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.wrappers import TimeLimit
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from py2048 import Game
+from py2048.engine.rng import SEED_LIMIT
 from py2048.env import ENV_ID, Game2048Env, Game2048VectorEnv
 from tests.env.boards import ONE_MOVE_LEFT
 
@@ -78,6 +81,20 @@ def test_vector_env_equals_single_envs_with_the_same_seeds(
             reset = {"reset_mask": done}
             assert_same(ours.reset(options=dict(reset)), theirs.reset(options=dict(reset)))
     assert episodes_ended >= N
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(0, SEED_LIMIT - N),
+    st.lists(st.lists(st.integers(0, 3), min_size=N, max_size=N), max_size=150),
+)
+def test_any_seed_and_actions_give_what_single_envs_give(seed: int, rows: list[list[int]]) -> None:
+    ours = Game2048VectorEnv(N)
+    theirs = SyncVectorEnv([Game2048Env] * N)
+    assert_same(ours.reset(seed=seed), theirs.reset(seed=seed), "reset")
+    for step, row in enumerate(rows):
+        actions = np.array(row)
+        assert_same(ours.step(actions), theirs.step(actions), f"step {step}")
 
 
 def test_make_vec_builds_the_compiled_vector_env() -> None:
