@@ -7,7 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from py2048 import Direction, can_move, slide
-from py2048.engine.board import ROW_COUNT, ROW_TABLES, build_row_tables
+from py2048.engine.board import ROW_COUNT, ROW_TABLES, build_row_tables, legal_mask, pack
 from tests.engine.reference import mirror, reference_slide, transpose
 
 # Up to 32768, so that no slide can make two 131072s (no game can); big_boards go beyond.
@@ -118,3 +118,10 @@ def test_the_shipped_tables_are_the_row_rule_applied_to_every_row() -> None:
         expected, gain = reference_slide([row, [0] * 4, [0] * 4, [0] * 4], "left")
         assert [(1 << e) if e else 0 for e in got] == expected[0]
         assert ROW_TABLES[2, index] == gain
+
+
+@given(st.one_of(boards, big_boards))
+def test_legal_mask_is_the_set_of_directions_that_move(board: list[list[int]]) -> None:
+    lo, hi = pack(board)
+    mask = legal_mask(lo, hi, ROW_TABLES)
+    assert [bool(mask >> d & 1) for d in Direction] == [slide(board, d)[2] for d in Direction]

@@ -30,8 +30,9 @@ MAX_EXPONENT = 17
 MAX_TILE = 1 << MAX_EXPONENT
 ROW_COUNT = 1 << 20
 
-LEFT_ROW, RIGHT_ROW, LEFT_GAIN, RIGHT_GAIN = 0, 1, 2, 3
-"""Rows of the table array: the row slid left / right, and the score gained doing so."""
+LEFT_ROW, RIGHT_ROW, LEFT_GAIN, RIGHT_GAIN, ROW_MOVES = 0, 1, 2, 3, 4
+"""Rows of the table array: the row slid left / right, the score gained doing so, and which of
+the two changes the row (bit 0: left, bit 1: right)."""
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 
@@ -103,8 +104,8 @@ def _encode_row(line: np.ndarray) -> int:
 
 @njit(cache=True)
 def build_row_tables() -> np.ndarray:
-    """All 2**20 rows slid left and right with their gains, as a (4, 2**20) uint32 array."""
-    tables = np.zeros((4, ROW_COUNT), dtype=np.uint32)
+    """All 2**20 rows slid left and right, their gains and moves, as a (5, 2**20) uint32 array."""
+    tables = np.zeros((5, ROW_COUNT), dtype=np.uint32)
     line = np.zeros(4, dtype=np.uint8)
     flipped = np.zeros(4, dtype=np.uint8)
     out = np.zeros(4, dtype=np.uint8)
@@ -119,6 +120,9 @@ def build_row_tables() -> np.ndarray:
         for c in range(4):
             flipped[c] = out[3 - c]
         tables[RIGHT_ROW, index] = _encode_row(flipped)
+        tables[ROW_MOVES, index] = (tables[LEFT_ROW, index] != index) | (
+            (tables[RIGHT_ROW, index] != index) << 1
+        )
     return tables
 
 
@@ -241,25 +245,26 @@ def move(
 
 @njit(f"i8(u8, u8, {_TABLES})", cache=True, nogil=True)
 def legal_mask(lo: np.uint64, hi: np.uint64, tables: np.ndarray) -> int:
-    """Bit ``d`` is set when direction ``d`` changes the board."""
-    mask = 0
-    for d in range(4):
-        new_lo, new_hi, _ = move(lo, hi, d, tables)
-        if new_lo != lo or new_hi != hi:
-            mask |= 1 << d
-    return mask
+    """Bit ``d`` is set when direction ``d`` changes the board (eight row lookups)."""
+    rows = 0
+    columns = 0
+    t_lo, t_hi = transpose_lo(lo), transpose_hi(hi)
+    for r in range(4):
+        rows |= tables[ROW_MOVES, row_index(lo, hi, r)]
+        columns |= tables[ROW_MOVES, row_index(t_lo, t_hi, r)]
+    # Row bits: 1 left, 2 right. Column bits: 1 up (toward row 0), 2 down.
+    return int(
+        (columns & 1) << UP
+        | (rows & 2) >> 1 << RIGHT
+        | (columns & 2) >> 1 << DOWN
+        | (rows & 1) << LEFT
+    )
 
 
 @njit(f"b1(u8, u8, {_TABLES})", cache=True, nogil=True)
 def can_move(lo: np.uint64, hi: np.uint64, tables: np.ndarray) -> bool:
     """True unless the board is full and no two orthogonal neighbours are equal."""
-    if count_empty(lo, hi) > 0:
-        return True
-    for d in (LEFT, UP):
-        new_lo, new_hi, _ = move(lo, hi, d, tables)
-        if new_lo != lo or new_hi != hi:
-            return True
-    return False
+    return count_empty(lo, hi) > 0 or legal_mask(lo, hi, tables) != 0
 
 
 @njit("Tuple((u8, i8, i8))(u8, u8, u8)", cache=True, nogil=True)
