@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048 import Direction, Game
-from py2048.solver import PRESETS, Hint, best_move, get_evaluator
+from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, register_evaluator
 from tests.solver.reference import move_values
 
 TILES = [0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
@@ -190,3 +190,31 @@ def test_bad_settings_are_rejected_clearly(kwargs, message):
 def test_impossible_boards_are_rejected_clearly(board):
     with pytest.raises(ValueError, match="board"):
         best_move(board)
+
+
+def test_an_evaluator_whose_data_cannot_load_is_a_clear_error():
+    def broken() -> Evaluator:
+        raise FileNotFoundError("weights.npz")
+
+    register_evaluator("broken-for-test", broken)
+    with pytest.raises(ValueError, match="could not be loaded"):
+        best_move(OPEN, evaluator="broken-for-test")
+
+
+def test_a_registered_evaluator_is_used_by_name():
+    base = get_evaluator()
+    register_evaluator(
+        "heuristic-copy-for-test",
+        lambda: Evaluator(
+            "heuristic-copy-for-test",
+            base.kernel,
+            base.weights,
+            base.layout,
+            lost_penalty=base.lost_penalty,
+        ),
+    )
+    hint = best_move(HARD, depth=1, evaluator="heuristic-copy-for-test")
+    assert hint.evaluator == "heuristic-copy-for-test"
+    reference = best_move(HARD, depth=1)
+    for d, value in reference.values.items():
+        assert math.isclose(hint.values[d], value, rel_tol=1e-9)

@@ -153,5 +153,9 @@ def get_evaluator(name: str | Evaluator | None = None) -> Evaluator:
             if load is None:
                 known = ", ".join(repr(n) for n in available_evaluators())
                 raise ValueError(f"unknown evaluator {name!r}; choose one of {known}")
-            found = _loaded[name] = load()
+            try:
+                found = load()
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"evaluator {name!r} could not be loaded: {exc}") from exc
+            _loaded[name] = found
         return found
