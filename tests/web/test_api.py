@@ -149,3 +149,17 @@ def test_hint_on_a_finished_game_has_no_direction(http: httpx.Client) -> None:
 
 def test_health(http: httpx.Client) -> None:
     assert http.get("/healthz").json() == {"status": "ok"}
+
+
+def test_check_returns_a_good_save_unchanged(http: httpx.Client) -> None:
+    state = Game.replay(5, "LURDLLRD").to_dict()
+    response = http.post("/api/check", json={"state": state})
+    assert response.status_code == 200
+    assert response.json() == {"state": state}
+
+
+def test_check_names_what_is_wrong_with_a_bad_save(http: httpx.Client) -> None:
+    state = Game.replay(5, "LURD").to_dict()
+    response = http.post("/api/check", json={"state": {**state, "keep_going": True}})
+    assert response.status_code == 422
+    assert "keep_going" in response.json()["detail"]

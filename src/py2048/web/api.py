@@ -16,6 +16,7 @@ from py2048.web.errors import save_error_detail
 from py2048.web.hints import Advice, HintsBusy, HintService
 from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
 from py2048.web.models import (
+    CheckRequest,
     ErrorResponse,
     GameResponse,
     Health,
@@ -90,6 +91,13 @@ async def move(body: MoveRequest) -> dict[str, Any]:
         "won_now": result.won,
         "over": game.over,
     }
+
+
+@router.post("/check", summary="Check a saved game", response_model=GameResponse)
+async def check(body: CheckRequest) -> dict[str, Any]:
+    """Validate a saved game before resuming it: the same checks as every other route, with
+    nothing played. A 422 names what is wrong, so the page can back the save up and start anew."""
+    return {"state": load_game(body.state).to_dict()}
 
 
 @router.post(

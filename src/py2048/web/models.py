@@ -101,6 +101,12 @@ class StateRequest(_Strict):
     state: Save
 
 
+class CheckRequest(StateRequest):
+    """A saved game to check before resuming it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE}]})
+
+
 class KeepGoingRequest(StateRequest):
     """Play on after the win (the game must have been won)."""
 

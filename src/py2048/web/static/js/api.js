@@ -55,6 +55,11 @@ export const api = {
     return post("/api/new", { seed });
   },
 
+  /** Check a saved game before resuming it: `{state}`, or an ApiError naming what is wrong. */
+  check(state) {
+    return post("/api/check", { state });
+  },
+
   /** Play `direction` on `state`: `{state, moved, gain, motions, spawned, won_now, over}`. */
   move(state, direction) {
     return post("/api/move", { state, direction });

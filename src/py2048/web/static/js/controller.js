@@ -42,9 +42,7 @@ export class GameController {
       return this.recoverFrom(raw, this.t("notice.notJson"));
     }
     try {
-      // The server is the only judge of a save: a move it would accept proves the state good.
-      // The answer is discarded, so nothing is played.
-      await this.api.move(saved, "up");
+      await this.api.check(saved); // the server, which runs the rules, is the judge of a save
     } catch (error) {
       if (error instanceof ApiError && error.rejected) return this.recoverFrom(raw, error.detail);
       return this.reportFailure(error);
