@@ -180,6 +180,10 @@ def best_move(
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
     "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation
     (default "heuristic"). Raises ValueError for an impossible board or bad settings.
+
+    The first search on a thread allocates that thread's transposition table (24 MB for d3 and
+    deeper, tens of milliseconds), so that one call may run past a time budget; later calls on
+    the thread reuse it.
     """
     plan = SearchPlan.resolve(depth, time_ms, preset)
     lo, hi = pack(board)

@@ -36,7 +36,6 @@ _CLOCK_EVERY = 4096
 _DEAD = 0.0
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 _U1 = np.uint64(1)
-_U4 = np.uint64(4)
 _U8 = np.uint64(8)
 _U24 = np.uint64(24)
 _U32 = np.uint64(32)
