@@ -12,8 +12,8 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -129,17 +129,12 @@ def _played(settings: BenchSettings) -> Iterator[GameRecord]:
 
 
 def _played_in_processes(settings: BenchSettings, seeds: range) -> Iterator[GameRecord]:
-    # "spawn": fresh interpreters, so the C generator and numba state are never inherited
-    with ProcessPoolExecutor(settings.worker_count(), mp_context=get_context("spawn")) as pool:
-        pending = {pool.submit(play_one, seed, settings) for seed in seeds}
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+    # "spawn": fresh interpreters, so the C generator and numba state are never inherited.
+    # Leaving the block (the last game, Ctrl-C, an error) terminates the workers at once, even
+    # in the middle of a long game, which runs in compiled code that no signal interrupts.
+    context = get_context("spawn")
+    with context.Pool(settings.worker_count()) as pool:
+        yield from pool.imap_unordered(partial(play_one, settings=settings), seeds)
 
 
 def _played_on_ray(settings: BenchSettings, seeds: range) -> Iterator[GameRecord]:
