@@ -3,6 +3,7 @@ nothing from anywhere but this server; and the API documented in /docs."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import ClassVar
@@ -181,3 +182,6 @@ def test_the_api_is_documented_with_models_and_examples(http: httpx.Client) -> N
             assert model["examples"], path
     docs = http.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
+    assert "//" not in docs.text.replace("http://www.w3.org", ""), "docs load from elsewhere"
+    assets = re.findall(r'(?:src|href)="([^"]+)"', docs.text)
+    assert assets and all(http.get(url).status_code == 200 for url in assets)

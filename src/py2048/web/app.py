@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from py2048 import __version__
 from py2048.web import api, pages
@@ -39,7 +40,8 @@ def create_app(*, hints: HintService | None = None) -> FastAPI:
         warm_up_in_background()
         yield
 
-    app = FastAPI(
+    # FastAPIOffline serves Swagger UI's own files for /docs, so even the docs need no CDN.
+    app = FastAPIOffline(
         title="py2048",
         version=__version__,
         description=DESCRIPTION,

@@ -3,7 +3,8 @@
 The Content-Security-Policy lets a page load scripts, styles, fonts, images and API calls from
 this server only, so a stray CDN link fails loudly in development instead of leaking requests.
 Inline scripts are refused; inline style attributes are allowed (they cannot fetch anything).
-FastAPI's /docs page is the one exception: Swagger UI loads its own scripts from a CDN.
+FastAPI's /docs page is the one exception: Swagger UI starts itself with an inline script
+(its files come from this server too, see :mod:`py2048.web.app`).
 """
 
 from __future__ import annotations
