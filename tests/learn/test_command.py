@@ -86,3 +86,25 @@ def test_ctrl_c_stops_between_rounds_and_saves_a_resumable_checkpoint(tmp_path: 
     resumed = load_checkpoint(checkpoint)
     assert resumed.games_finished == goal
     assert not np.array_equal(resumed.network.weights, stopped.network.weights)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"games": 0}, "--games"),
+        ({"checkpoint_minutes": 0.0}, "--checkpoint-minutes"),
+        ({"alpha": 2.0}, "alpha"),
+        ({"tuples": "0,1,99"}, "cells are numbered"),
+    ],
+)
+def test_bad_options_are_rejected_before_training(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        train_command(arguments(tmp_path / "run.npz", **changes))
+    assert not (tmp_path / "run.npz").exists()
+
+
+def test_a_folder_is_not_a_checkpoint(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="is a folder"):
+        train_command(arguments(tmp_path))

@@ -27,7 +27,13 @@ LOG_SECONDS = 60.0
 def train_command(args: argparse.Namespace) -> int:
     """Run ``2048 train``; returns the exit status (130 when stopped by Ctrl-C, after saving)."""
     console = Console(stderr=True)
+    if args.games < 1:
+        raise ValueError(f"--games must be 1 or more, got {args.games}")
+    if not args.checkpoint_minutes > 0:
+        raise ValueError(f"--checkpoint-minutes must be above 0, got {args.checkpoint_minutes}")
     checkpoint = Path(args.checkpoint or DEFAULT_CHECKPOINT)
+    if checkpoint.is_dir():
+        raise ValueError(f"--checkpoint {checkpoint} is a folder; give a file name")
     trainer = _resume(args, checkpoint) if args.resume else _fresh(args, checkpoint)
     try:
         stopped = _train(trainer, args.games, checkpoint, args.checkpoint_minutes, console)
@@ -133,7 +139,8 @@ def _train(
             if not console.is_terminal and time.monotonic() - last_log >= LOG_SECONDS:
                 console.print(
                     f"{trainer.games_finished}/{games} games, "
-                    f"{trainer.elapsed_seconds:.0f} s: {summary}"
+                    f"{trainer.elapsed_seconds:.0f} s: {summary}",
+                    soft_wrap=True,
                 )
                 last_log = time.monotonic()
             if time.monotonic() - last_save >= checkpoint_minutes * 60:

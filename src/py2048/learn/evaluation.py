@@ -59,7 +59,11 @@ def evaluator_layout(network: NTupleNetwork) -> np.ndarray:
 def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator:
     """Wrap any network as a solver evaluation (the weights are shared, not copied)."""
     return Evaluator(
-        name, ntuple_value, network.weights.reshape(1, -1), evaluator_layout(network), 1.0
+        name,
+        ntuple_value,
+        network.weights.reshape(1, -1),
+        evaluator_layout(network),
+        gain_weight=1.0,
     )
 
 

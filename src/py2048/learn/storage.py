@@ -3,11 +3,12 @@
 Both are NumPy ``.npz`` archives (read with ``allow_pickle=False``, so a file can never run
 code) that start with a ``format`` entry naming what they are and a ``version``.
 
-- A *weights file* stores only the non-zero entries of the network: the gaps between their
-  indices (``uint32``, so runs of neighbours compress to almost nothing) and their values,
-  either exactly (``float32``) or quantised to ``int16`` with one scale, compressed by zlib.
-  Most entries of a 6-tuple table are never visited in play and stay 0, so this is a small
-  fraction of the 268 MB that four dense 6-tuple tables take in memory.
+- A *weights file* stores only the non-zero entries of the network: a bitmap of which entries
+  are non-zero, and their values, either exactly (``float32``) or quantised to ``int16`` with
+  one scale, split into byte planes (all low bytes, then all high bytes, which zlib compresses
+  better than interleaved ones). Most entries of a 6-tuple table are never visited in play
+  and stay 0, so this is a small fraction of the 268 MB that four dense 6-tuple tables take
+  in memory.
 - A *checkpoint* stores everything training needs to continue exactly where it stopped:
   the configuration, the weights and temporal-coherence sums, the games in progress, and the
   counters. It is written uncompressed, because it is rewritten often and speed matters more.
@@ -111,7 +112,7 @@ def read_archive(
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise WeightsError(path, f"is truncated or damaged ({exc})") from None
     except KeyError as exc:
-        raise WeightsError(path, f"is damaged: entry {exc} is missing") from None
+        raise WeightsError(path, f"is damaged or incomplete ({exc.args[0]})") from None
     except (OSError, ValueError, TypeError) as exc:
         raise WeightsError(path, f"cannot be read as a {expected_format} file ({exc})") from None
 
@@ -125,13 +126,12 @@ def save_weights(
     entry (``scale`` = the largest magnitude / 32767).
     """
     weights = network.weights
-    nonzero = np.flatnonzero(weights)
-    gaps = np.diff(nonzero, prepend=0).astype(np.uint32)
-    values: np.ndarray = weights[nonzero]
+    nonzero = weights != 0
+    values: np.ndarray = weights[nonzero].astype("<f4")
     scale = 0.0
     if quantize and values.size:
         scale = float(np.abs(values).max()) / INT16_LIMIT
-        values = np.round(values.astype(np.float64) / scale).astype(np.int16)
+        values = np.round(values.astype(np.float64) / scale).astype("<i2")
     with atomic_write(path) as handle:
         np.savez_compressed(
             handle,
@@ -140,9 +140,13 @@ def save_weights(
             tuples=np.array(format_tuples(network.tuples)),
             size=np.array(weights.size, dtype=np.int64),
             scale=np.array(scale),
-            index_gaps=gaps,
-            values=values,
+            value_type=np.array(values.dtype.name),
+            nonzero=np.packbits(nonzero),
+            value_planes=np.ascontiguousarray(values.view(np.uint8).reshape(-1, values.itemsize).T),
         )
+
+
+_VALUE_TYPES = {"int16": np.dtype("<i2"), "float32": np.dtype("<f4")}
 
 
 def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
@@ -154,20 +158,23 @@ def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
         expected = int(table_sizes(tuples).sum())
         if size != expected:
             raise WeightsError(path, f"holds {size} entries, but its tuples need {expected}")
-        gaps = archive["index_gaps"]
-        values = archive["values"]
-        if gaps.dtype != np.uint32 or values.dtype not in (np.int16, np.float32):
+        value_type = _VALUE_TYPES.get(str(archive["value_type"]))
+        bitmap = archive["nonzero"]
+        planes = archive["value_planes"]
+        if value_type is None or bitmap.dtype != np.uint8 or planes.dtype != np.uint8:
             raise WeightsError(path, "is damaged: unexpected entry types")
-        if gaps.shape != values.shape or gaps.ndim != 1:
-            raise WeightsError(path, "is damaged: index and value counts differ")
-        indices = np.cumsum(gaps, dtype=np.int64)
-        if indices.size and (indices[-1] >= size or np.any(gaps[1:] == 0)):
-            raise WeightsError(path, "is damaged: entry indices out of order or out of range")
+        if bitmap.shape != ((size + 7) // 8,) or planes.ndim != 2:
+            raise WeightsError(path, "is damaged: entries of the wrong shape")
+        nonzero = np.unpackbits(bitmap, count=size).astype(bool)
+        count = int(np.count_nonzero(nonzero))
+        if planes.shape != (value_type.itemsize, count):
+            raise WeightsError(path, f"is damaged: {count} non-zero entries but not as many values")
+        values = np.ascontiguousarray(planes.T).view(value_type).ravel()
         weights = np.zeros(size, dtype=np.float32)
-        if values.dtype == np.int16:
-            weights[indices] = values.astype(np.float64) * float(archive["scale"])
+        if value_type == np.int16:
+            weights[nonzero] = values.astype(np.float64) * float(archive["scale"])
         else:
-            weights[indices] = values
+            weights[nonzero] = values
         return NTupleNetwork(tuples, weights)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
