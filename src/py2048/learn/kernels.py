@@ -6,7 +6,7 @@ network learns exactly the game that py2048 plays.
 
 Table indices use four bits per cell: a cell holding 65536 or 131072 (exponent 16 or 17, whose
 fifth bit lives in ``hi``) reads as 32768. Such boards are rare enough (none in greedy play)
-that giving them their own table entries is not worth 2.7 times the memory per 6-tuple.
+that giving them their own table entries is not worth twice the memory per 6-tuple.
 
 Learning follows Szubert & Jaskowski (2014): the value function is over *afterstates* (the
 board after the slide, before the spawn). After each move the previous afterstate ``s'`` moves
