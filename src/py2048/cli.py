@@ -32,6 +32,12 @@ def _bench(args: argparse.Namespace) -> int:
     return bench_command(args)
 
 
+def _train(args: argparse.Namespace) -> int:
+    from py2048.learn.command import train_command
+
+    return train_command(args)
+
+
 def _add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
@@ -114,6 +120,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="board evaluation: heuristic (default) or a plugin such as ntuple",
     )
     bench.set_defaults(handler=_bench)
+
+    train = commands.add_parser(
+        "train", help="train an n-tuple network by TD learning (from scratch or resumed)"
+    )
+    train.add_argument(
+        "--games",
+        type=_positive_int,
+        default=100_000,
+        help="train until this many games in all (default: %(default)s)",
+    )
+    train.add_argument("--seed", type=_non_negative_int, help="seed of the run (default: 0)")
+    train.add_argument("--workers", type=_positive_int, help="training threads (default: 1)")
+    train.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help="checkpoint file, saved atomically (default: ntuple-checkpoint.npz)",
+    )
+    train.add_argument("--resume", action="store_true", help="continue the checkpoint")
+    train.add_argument(
+        "--tuples", help='cells of each tuple, e.g. "0,1,2,3,4,5/4,5,6,7,8,9" (cell = 4*row+col)'
+    )
+    train.add_argument("--alpha", type=float, help="learning rate (default: 1.0 with TC)")
+    train.add_argument(
+        "--step-size",
+        choices=["tc", "fixed"],
+        help="temporal coherence (default) or a fixed learning rate",
+    )
+    train.add_argument("--export", metavar="PATH", help="also write the weights file here")
+    train.add_argument(
+        "--checkpoint-minutes",
+        type=float,
+        default=10.0,
+        help="minutes between checkpoints (default: %(default)s)",
+    )
+    train.set_defaults(handler=_train)
     return parser
 
 
