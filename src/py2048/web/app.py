@@ -39,6 +39,7 @@ def create_app(*, hints: HintService | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         warm_up_in_background()
         yield
+        app.state.hints.close()
 
     # FastAPIOffline serves Swagger UI's own files for /docs, so even the docs need no CDN.
     app = FastAPIOffline(

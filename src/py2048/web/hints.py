@@ -4,6 +4,8 @@ The solver's kernels release the GIL, so a search on a worker thread leaves the 
 to answer moves. At most ``workers`` searches run at once (one core is left for the event
 loop); a few more may wait their turn, and beyond that a hint is refused with 429 rather than
 queued without bound. Each search is capped by its preset's time budget (500 ms at most).
+On Linux the search threads also run at a lower scheduling priority (nice +10), so on a busy
+machine the kernel gives the CPU to the event loop first and a move never waits for a search.
 
 The solver is imported on first use (and warmed up in the background when the server starts),
 so the server answers moves at once while the solver's tables and kernels load.
@@ -11,19 +13,20 @@ so the server answers moves at once while the solver's tables and kernels load.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
+import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-
-import anyio
-import anyio.to_thread
 
 from py2048.engine import Direction, Game
 
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 DEFAULT_WAITING = 8
+SEARCH_NICENESS = 10
 
 
 class HintsBusy(Exception):
@@ -48,13 +51,27 @@ def search(board: list[list[int]], preset: str) -> Advice:
     return Advice(direction, values, int(hint.depth), float(hint.elapsed_ms))
 
 
+def _lower_thread_priority() -> None:
+    """Make the calling thread yield the CPU to the event loop (Linux sets niceness per thread)."""
+    if sys.platform.startswith("linux"):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICENESS)
+
+
 class HintService:
-    """Runs hint searches on a bounded set of worker threads."""
+    """Runs hint searches on a bounded set of low-priority worker threads."""
 
     def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_WAITING) -> None:
-        self._limiter = anyio.CapacityLimiter(workers)
+        self._executor = ThreadPoolExecutor(
+            max_workers=workers,
+            thread_name_prefix="py2048-hint",
+            initializer=_lower_thread_priority,
+        )
         self._capacity = workers + waiting
         self._pending = 0
+
+    def close(self) -> None:
+        """Stop taking searches; the ones running finish within their budget."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
 
     @property
     def pending(self) -> int:
@@ -67,9 +84,8 @@ class HintService:
             raise HintsBusy
         self._pending += 1
         try:
-            return await anyio.to_thread.run_sync(
-                partial(search, game.board, preset), limiter=self._limiter
-            )
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, partial(search, game.board, preset))
         finally:
             self._pending -= 1
 
