@@ -12,7 +12,6 @@ from py2048.learn.tuples import (
     DEFAULT_TUPLES,
     format_tuples,
     parse_tuples,
-    symmetric_cells,
 )
 from tests.learn.conftest import SMALL_TUPLES
 
@@ -47,10 +46,30 @@ def test_bad_tuple_specs_are_rejected_with_the_reason(spec: str, message: str) -
         parse_tuples(spec)
 
 
-@pytest.mark.parametrize("symmetry", range(8))
-def test_each_symmetry_moves_a_tuple_to_distinct_cells(symmetry: int) -> None:
-    moved = symmetric_cells(range(16), symmetry)
-    assert sorted(moved) == list(range(16))
+def reference_value(network: NTupleNetwork, board: list[list[int]]) -> float:
+    """The definition: each tuple's table read at its cells on all eight images of the board."""
+    exponents = np.array([[min(v.bit_length() - 1, 15) if v else 0 for v in row] for row in board])
+    total = 0.0
+    start = 0
+    for cells in network.tuples:
+        for image in symmetries(exponents.tolist()):
+            flat = np.array(image).ravel()
+            total += network.weights[
+                start + sum(int(flat[c]) << (4 * i) for i, c in enumerate(cells))
+            ]
+        start += 16 ** len(cells)
+    return total
+
+
+ODD_TUPLES = ((5, 1, 0, 9), (3, 2, 1, 0, 4), (10,), (12, 13, 14, 15, 11))
+
+
+@settings(max_examples=100, deadline=None)
+@given(board=boards)
+def test_the_value_reads_every_tuple_at_every_placement(board: list[list[int]]) -> None:
+    network = NTupleNetwork.zeros(ODD_TUPLES)
+    network.weights[:] = np.random.default_rng(4).integers(-50, 50, network.weights.size)
+    assert network.value(board) == reference_value(network, board)
 
 
 @settings(max_examples=200, deadline=None)

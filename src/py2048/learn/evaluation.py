@@ -20,40 +20,19 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from py2048.learn.kernels import capped_board
+from py2048.learn.kernels import board_value
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.storage import load_weights
-from py2048.learn.tuples import MAX_TUPLE_LENGTH
 from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
 
 SHIPPED_WEIGHTS = "ntuple-4x6.npz"
 WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
 
-_OFFSET, _LENGTH, _SHIFTS = 0, 1, 2
-_NIBBLE = np.uint64(0xF)
-
 
 @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
 def ntuple_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, layout: np.ndarray) -> float:
     """The network's value of an afterstate, never below 0 (the value of a lost game)."""
-    board = capped_board(lo, hi)
-    table = weights[0]
-    total = 0.0
-    for f in range(layout.shape[0]):
-        index = 0
-        for i in range(layout[f, _LENGTH]):
-            index |= int((board >> np.uint64(layout[f, _SHIFTS + i])) & _NIBBLE) << (4 * i)
-        total += table[layout[f, _OFFSET] + index]
-    return max(total, 0.0)
-
-
-def evaluator_layout(network: NTupleNetwork) -> np.ndarray:
-    """One row per feature: table offset, cell count, then each cell's bit position in ``lo``."""
-    layout = np.zeros((network.lengths.size, _SHIFTS + MAX_TUPLE_LENGTH), dtype=np.int64)
-    layout[:, _OFFSET] = network.offsets
-    layout[:, _LENGTH] = network.lengths
-    layout[:, _SHIFTS:] = network.shifts.astype(np.int64)
-    return layout
+    return max(board_value(lo, hi, weights[0], layout), 0.0)
 
 
 def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator:
@@ -62,7 +41,7 @@ def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator
         name,
         ntuple_value,
         network.weights.reshape(1, -1),
-        evaluator_layout(network),
+        network.layout,
         gain_weight=1.0,
     )
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from py2048.engine.board import max_exponent, move, place, start
+from py2048.engine.board import max_exponent, move, place, start, transpose_lo
 from py2048.engine.rng import draw, seed_key
+from py2048.learn.tuples import LAYOUT_FIRST_RUN, LAYOUT_OFFSET, LAYOUT_RUNS
 
 _NIBBLE = np.uint64(0xF)
 
@@ -50,28 +51,59 @@ def capped_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def feature_index(board: np.uint64, shifts: np.ndarray, lengths: np.ndarray, f: int) -> int:
-    """Index of feature ``f`` in its tuple's table: the exponents on its cells, 4 bits each."""
-    index = 0
-    for i in range(lengths[f]):
-        index |= int((board >> shifts[f, i]) & _NIBBLE) << (4 * i)
-    return index
+def _mirror_columns(board: np.uint64) -> np.uint64:
+    return (
+        ((board & np.uint64(0x000F000F000F000F)) << np.uint64(12))
+        | ((board & np.uint64(0x00F000F000F000F0)) << np.uint64(4))
+        | ((board & np.uint64(0x0F000F000F000F00)) >> np.uint64(4))
+        | ((board & np.uint64(0xF000F000F000F000)) >> np.uint64(12))
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mirror_rows(board: np.uint64) -> np.uint64:
+    return (
+        (board << np.uint64(48))
+        | ((board & np.uint64(0xFFFF0000)) << np.uint64(16))
+        | ((board >> np.uint64(16)) & np.uint64(0xFFFF0000))
+        | (board >> np.uint64(48))
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def symmetric_boards(board: np.uint64) -> tuple[np.uint64, ...]:
+    """The eight images of a nibble board under rotations and reflections."""
+    t = transpose_lo(board)
+    return (
+        board,
+        _mirror_columns(board),
+        _mirror_rows(board),
+        _mirror_columns(_mirror_rows(board)),
+        t,
+        _mirror_columns(t),
+        _mirror_rows(t),
+        _mirror_columns(_mirror_rows(t)),
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def entry(board: np.uint64, layout: np.ndarray, t: int) -> int:
+    """Where tuple ``t`` read on this (transformed) board sits in the flat weights."""
+    index = np.uint64(0)
+    for r in range(layout[t, LAYOUT_RUNS]):
+        column = LAYOUT_FIRST_RUN + 3 * r
+        cells = (board >> np.uint64(layout[t, column])) & np.uint64(layout[t, column + 1])
+        index |= cells << np.uint64(layout[t, column + 2])
+    return layout[t, LAYOUT_OFFSET] + int(index)
 
 
 @njit(cache=True, nogil=True)
-def board_value(
-    lo: np.uint64,
-    hi: np.uint64,
-    weights: np.ndarray,
-    shifts: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
-) -> float:
-    """The network's value of a board: the sum of its table entries over every feature."""
-    board = capped_board(lo, hi)
+def board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, layout: np.ndarray) -> float:
+    """The network's value of a board: the sum of its table entries over every placement."""
     total = 0.0
-    for f in range(lengths.size):
-        total += weights[offsets[f] + feature_index(board, shifts, lengths, f)]
+    for board in symmetric_boards(capped_board(lo, hi)):
+        for t in range(layout.shape[0]):
+            total += weights[entry(board, layout, t)]
     return total
 
 
@@ -80,9 +112,7 @@ def greedy_move(
     lo: np.uint64,
     hi: np.uint64,
     weights: np.ndarray,
-    shifts: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
+    layout: np.ndarray,
     tables: np.ndarray,
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
@@ -99,7 +129,7 @@ def greedy_move(
         new_lo, new_hi, gain = move(lo, hi, d, tables)
         if new_lo == lo and new_hi == hi:
             continue
-        value = board_value(new_lo, new_hi, weights, shifts, lengths, offsets)
+        value = board_value(new_lo, new_hi, weights, layout)
         if gain + value > best_total:
             best_total = gain + value
             best_direction = d
@@ -117,26 +147,26 @@ def learn_transition(
     coherence_abs: np.ndarray,
     temporal_coherence: bool,
     step: float,
-    shifts: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
+    layout: np.ndarray,
 ) -> None:
     """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
-    board = capped_board(lo, hi)
+    boards = symmetric_boards(capped_board(lo, hi))
     value = 0.0
-    for f in range(lengths.size):
-        value += weights[offsets[f] + feature_index(board, shifts, lengths, f)]
+    for board in boards:
+        for t in range(layout.shape[0]):
+            value += weights[entry(board, layout, t)]
     error = target - value
-    for f in range(lengths.size):
-        j = offsets[f] + feature_index(board, shifts, lengths, f)
-        if temporal_coherence:
-            total_abs = coherence_abs[j]
-            rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
-            weights[j] += step * rate * error
-            coherence_sum[j] += error
-            coherence_abs[j] += abs(error)
-        else:
-            weights[j] += step * error
+    for board in boards:
+        for t in range(layout.shape[0]):
+            j = entry(board, layout, t)
+            if temporal_coherence:
+                total_abs = coherence_abs[j]
+                rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
+                weights[j] += step * rate * error
+                coherence_sum[j] += error
+                coherence_abs[j] += abs(error)
+            else:
+                weights[j] += step * error
 
 
 @njit(cache=True, nogil=True)
@@ -173,9 +203,7 @@ def play_segment(
     step: float,
     learn: bool,
     apply_now: bool,
-    shifts: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
+    layout: np.ndarray,
     tables: np.ndarray,
     records: np.ndarray,
     record_counts: np.ndarray,
@@ -201,7 +229,7 @@ def play_segment(
         lo = boards[worker, LO]
         hi = boards[worker, HI]
         direction, after_lo, after_hi, gain, after_value = greedy_move(
-            lo, hi, weights, shifts, lengths, offsets, tables
+            lo, hi, weights, layout, tables
         )
         if learn and counters[worker, HAS_PREV]:
             prev_lo = boards[worker, PREV_LO]
@@ -210,7 +238,7 @@ def play_segment(
                 target = 0.0 if direction < 0 else gain + after_value
                 learn_transition(
                     prev_lo, prev_hi, target, weights, coherence_sum, coherence_abs,
-                    temporal_coherence, step, shifts, lengths, offsets,
+                    temporal_coherence, step, layout,
                 )  # fmt: skip
             else:
                 records[worker, recorded, 0] = prev_lo
@@ -255,9 +283,7 @@ def apply_records(
     coherence_abs: np.ndarray,
     temporal_coherence: bool,
     step: float,
-    shifts: np.ndarray,
-    lengths: np.ndarray,
-    offsets: np.ndarray,
+    layout: np.ndarray,
 ) -> None:
     """Learn from every recorded transition, worker by worker in order.
 
@@ -270,9 +296,9 @@ def apply_records(
             target = 0.0
             if gain != TERMINAL:
                 target = float(gain) + board_value(
-                    records[worker, i, 2], records[worker, i, 3], weights, shifts, lengths, offsets
+                    records[worker, i, 2], records[worker, i, 3], weights, layout
                 )
             learn_transition(
                 records[worker, i, 0], records[worker, i, 1], target, weights, coherence_sum,
-                coherence_abs, temporal_coherence, step, shifts, lengths, offsets,
+                coherence_abs, temporal_coherence, step, layout,
             )  # fmt: skip

@@ -9,7 +9,7 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.learn.kernels import board_value, greedy_move
-from py2048.learn.tuples import DEFAULT_TUPLES, feature_layout, table_sizes, validate_tuples
+from py2048.learn.tuples import DEFAULT_TUPLES, table_sizes, tuple_layout, validate_tuples
 
 
 @dataclass(eq=False)
@@ -23,9 +23,7 @@ class NTupleNetwork:
 
     tuples: tuple[tuple[int, ...], ...]
     weights: np.ndarray
-    shifts: np.ndarray = field(init=False, repr=False)
-    lengths: np.ndarray = field(init=False, repr=False)
-    offsets: np.ndarray = field(init=False, repr=False)
+    layout: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.tuples = validate_tuples(self.tuples)
@@ -35,7 +33,7 @@ class NTupleNetwork:
                 f"weights must be a float32 array of {expected} entries for these tuples, "
                 f"got {self.weights.dtype} {self.weights.shape}"
             )
-        self.shifts, self.lengths, self.offsets = feature_layout(self.tuples)
+        self.layout = tuple_layout(self.tuples)
 
     @classmethod
     def zeros(cls, tuples: Sequence[Sequence[int]] = DEFAULT_TUPLES) -> NTupleNetwork:
@@ -45,11 +43,7 @@ class NTupleNetwork:
 
     def value_packed(self, lo: int, hi: int) -> float:
         """Value of a packed board."""
-        return float(
-            board_value(
-                np.uint64(lo), np.uint64(hi), self.weights, self.shifts, self.lengths, self.offsets
-            )
-        )
+        return float(board_value(np.uint64(lo), np.uint64(hi), self.weights, self.layout))
 
     def value(self, board: Sequence[Sequence[int]]) -> float:
         """Value of a 4x4 board of tile values (0 for empty), read as an afterstate."""
@@ -61,9 +55,7 @@ class NTupleNetwork:
             np.uint64(lo),
             np.uint64(hi),
             self.weights,
-            self.shifts,
-            self.lengths,
-            self.offsets,
+            self.layout,
             ROW_TABLES,
         )[0]
         return None if direction < 0 else int(direction)

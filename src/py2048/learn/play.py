@@ -39,7 +39,7 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
     while len(finished) < games or counters[0, IN_PROGRESS]:
         play_segment(
             0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
-            False, 0.0, False, False, network.shifts, network.lengths, network.offsets,
+            False, 0.0, False, False, network.layout,
             ROW_TABLES, records, record_counts, results, counts,
         )  # fmt: skip
         finished.extend(GameResult(*(int(x) for x in row)) for row in results[0, : counts[0]])

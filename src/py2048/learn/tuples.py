@@ -1,10 +1,15 @@
 """Which cells the network looks at: n-tuples and their eight symmetric placements.
 
 An n-tuple is a list of board cells (``4*row + column``). The network keeps one lookup table
-per tuple, indexed by the tile exponents on its cells, and reads that table at all eight
-placements of the tuple under the board's symmetries (four rotations, each optionally
-mirrored). Summing over every placement makes the value of a board equal to the value of each
-of its rotations and reflections, and every game position trains all eight placements.
+per tuple, indexed by the tile exponents on its cells (cell ``i`` of the tuple in bits
+``4i..4i+3`` of the index), and reads that table at all eight placements of the tuple under
+the board's symmetries (four rotations, each optionally mirrored). Summing over every
+placement makes the value of a board equal to the value of each of its rotations and
+reflections, and every game position trains all eight placements.
+
+Reading a tuple at every placement is the same as reading it at its own cells on each of the
+eight transformed boards, which is how the kernels do it: eight cheap bit transforms of the
+board, then each index is a few masks and shifts, one per run of consecutive cells.
 """
 
 from __future__ import annotations
@@ -32,17 +37,10 @@ DEFAULT_TUPLES: tuple[tuple[int, ...], ...] = (
 
 DEFAULT_SPEC = "0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10"
 
-_SYMMETRIES = (
-    lambda r, c: (r, c),
-    lambda r, c: (c, 3 - r),
-    lambda r, c: (3 - r, 3 - c),
-    lambda r, c: (3 - c, r),
-    lambda r, c: (r, 3 - c),
-    lambda r, c: (c, r),
-    lambda r, c: (3 - r, c),
-    lambda r, c: (3 - c, 3 - r),
-)
-SYMMETRY_COUNT = len(_SYMMETRIES)
+SYMMETRY_COUNT = 8
+
+LAYOUT_OFFSET, LAYOUT_RUNS, LAYOUT_FIRST_RUN = 0, 1, 2
+LAYOUT_COLUMNS = LAYOUT_FIRST_RUN + 3 * MAX_TUPLE_LENGTH
 
 
 def parse_tuples(spec: str) -> tuple[tuple[int, ...], ...]:
@@ -87,38 +85,32 @@ def validate_tuples(tuples: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], .
     return tuple(checked)
 
 
-def symmetric_cells(cells: Sequence[int], symmetry: int) -> tuple[int, ...]:
-    """The cells of a tuple moved by one of the eight board symmetries."""
-    moved = []
-    for cell in cells:
-        r, c = _SYMMETRIES[symmetry](cell // 4, cell % 4)
-        moved.append(4 * r + c)
-    return tuple(moved)
-
-
 def table_sizes(tuples: Sequence[Sequence[int]]) -> np.ndarray:
     """Entries in each tuple's table."""
     return np.array([CELL_VALUES ** len(cells) for cells in tuples], dtype=np.int64)
 
 
-def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The arrays the kernels read: ``(shifts, lengths, offsets)``, one row per feature.
+def tuple_layout(tuples: Sequence[Sequence[int]]) -> np.ndarray:
+    """The int64 array the kernels read, one row per tuple.
 
-    A feature is one placement of one tuple (tuple ``t`` owns features ``8t .. 8t+7``).
-    ``shifts[f, i]`` is the bit position (4 * cell) of the feature's i-th cell in ``lo``,
-    ``lengths[f]`` its number of cells, ``offsets[f]`` where its tuple's table starts in the
-    flat weight array.
+    A row holds where the tuple's table starts in the flat weights, its number of runs of
+    consecutive cells, then for each run ``(source shift, mask, target shift)``: the run's
+    index bits are ``(board >> source) & mask``, placed at ``target`` in the tuple's index.
+    Tuple ``0,1,2,4,5,6`` is two runs: cells 0-2 (bits 0-11 of the board) and cells 4-6.
     """
-    feature_count = len(tuples) * SYMMETRY_COUNT
-    shifts = np.zeros((feature_count, MAX_TUPLE_LENGTH), dtype=np.uint64)
-    lengths = np.zeros(feature_count, dtype=np.int64)
-    offsets = np.zeros(feature_count, dtype=np.int64)
+    layout = np.zeros((len(tuples), LAYOUT_COLUMNS), dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(table_sizes(tuples))[:-1]))
     for t, cells in enumerate(tuples):
-        for s in range(SYMMETRY_COUNT):
-            f = t * SYMMETRY_COUNT + s
-            moved = symmetric_cells(cells, s)
-            shifts[f, : len(moved)] = [4 * cell for cell in moved]
-            lengths[f] = len(moved)
-            offsets[f] = starts[t]
-    return shifts, lengths, offsets
+        layout[t, LAYOUT_OFFSET] = starts[t]
+        runs = 0
+        first = 0
+        for i in range(1, len(cells) + 1):
+            if i == len(cells) or cells[i] != cells[i - 1] + 1:
+                column = LAYOUT_FIRST_RUN + 3 * runs
+                layout[t, column] = 4 * cells[first]
+                layout[t, column + 1] = (1 << (4 * (i - first))) - 1
+                layout[t, column + 2] = 4 * first
+                runs += 1
+                first = i
+        layout[t, LAYOUT_RUNS] = runs
+    return layout
