@@ -64,7 +64,12 @@ def test_a_truncated_file_is_reported(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_an_archive_is_reported(tmp_path: Path) -> None:
     (tmp_path / "w.npz").write_text("hello")
-    expect_error(tmp_path / "w.npz", "cannot be read")
+    expect_error(tmp_path / "w.npz", "not an .npz archive")
+
+
+def test_an_empty_file_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "w.npz").write_bytes(b"")
+    expect_error(tmp_path / "w.npz", "is empty")
 
 
 def test_a_foreign_archive_is_reported(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ WEIGHTS_FORMAT = "py2048-ntuple-weights"
 CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
 FORMAT_VERSION = 1
 INT16_LIMIT = 32767
+_ZIP_MAGIC = b"PK\x03\x04"
 
 
 class WeightsError(ValueError):
@@ -92,6 +93,15 @@ def read_archive(
         raise WeightsError(path, "no such file")
     if source.is_dir():
         raise WeightsError(path, "is a folder, not a file")
+    try:
+        with source.open("rb") as handle:
+            magic = handle.read(len(_ZIP_MAGIC))
+    except OSError as exc:
+        raise WeightsError(path, f"cannot be read ({exc.strerror})") from None
+    if not magic:
+        raise WeightsError(path, "is empty")
+    if magic != _ZIP_MAGIC:
+        raise WeightsError(path, f"is not a {expected_format} file (not an .npz archive)")
     try:
         with np.load(source, allow_pickle=False) as archive:
             if "format" not in archive.files or "version" not in archive.files:
