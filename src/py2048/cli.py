@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--evaluator",
         metavar="NAME",
-        help="board evaluation: heuristic (default) or a plugin such as ntuple",
+        help="board evaluation: ntuple (default, the shipped network) or heuristic",
     )
     bench.set_defaults(handler=_bench)
 

@@ -53,20 +53,23 @@ def test_advice_is_always_a_legal_move_with_a_value_for_every_legal_move(board, 
         assert hint.direction is None
 
 
+@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
 @settings(max_examples=25, deadline=None)
-@given(boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 6))
-def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(board):
-    evaluator = get_evaluator()
-    hint = best_move(board, depth=1)
+@given(board=boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 6))
+def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(name, board):
+    evaluator = get_evaluator(name)
+    hint = best_move(board, depth=1, evaluator=name)
     expected = move_values(board, 1, evaluator)
     assert hint.values.keys() == expected.keys()
     for d, value in expected.items():
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
 
 
-def test_depth_zero_is_the_greedy_look_ahead():
-    evaluator = get_evaluator()
-    assert best_move(OPEN, depth=0).values == pytest.approx(move_values(OPEN, 0, evaluator))
+@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
+def test_depth_zero_is_the_greedy_look_ahead(name):
+    evaluator = get_evaluator(name)
+    hint = best_move(OPEN, depth=0, evaluator=name)
+    assert hint.values == pytest.approx(move_values(OPEN, 0, evaluator))
 
 
 def test_board_with_131072_and_65536_tiles():
@@ -114,7 +117,7 @@ def test_single_legal_move_is_returned(direction, kwargs):
 def test_no_move_gives_none():
     board = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
     hint = best_move(board)
-    assert hint == Hint(None, {}, -1, hint.elapsed_ms, 0, "heuristic")
+    assert hint == Hint(None, {}, -1, hint.elapsed_ms, 0, "ntuple")
 
 
 def test_same_board_and_depth_give_the_same_answer():
@@ -202,7 +205,7 @@ def test_an_evaluator_whose_data_cannot_load_is_a_clear_error():
 
 
 def test_a_registered_evaluator_is_used_by_name():
-    base = get_evaluator()
+    base = get_evaluator("heuristic")
     register_evaluator(
         "heuristic-copy-for-test",
         lambda: Evaluator(
@@ -215,6 +218,6 @@ def test_a_registered_evaluator_is_used_by_name():
     )
     hint = best_move(HARD, depth=1, evaluator="heuristic-copy-for-test")
     assert hint.evaluator == "heuristic-copy-for-test"
-    reference = best_move(HARD, depth=1)
+    reference = best_move(HARD, depth=1, evaluator="heuristic")
     for d, value in reference.values.items():
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)

@@ -178,12 +178,13 @@ def best_move(
 
     Give at most one of ``depth`` (a fixed depth: dN searches N + 1 player moves), ``time_ms``
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
-    "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation
-    (default "heuristic"). Raises ValueError for an impossible board or bad settings.
+    "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation:
+    "ntuple" (the default, the shipped learned network) or "heuristic" (hand-made terms, no
+    268 MB tables to load). Raises ValueError for an impossible board or bad settings.
 
-    The first search on a thread allocates that thread's transposition table (24 MB for d3 and
-    deeper, tens of milliseconds), so that one call may run past a time budget; later calls on
-    the thread reuse it.
+    The first search in a process loads the network (about 1.5 s) and the first search on a
+    thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
+    milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
     plan = SearchPlan.resolve(depth, time_ms, preset)
     lo, hi = pack(board)
