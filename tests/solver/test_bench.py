@@ -8,14 +8,19 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from py2048 import Game
 from py2048.cli import main
 from py2048.solver import best_move
 from py2048.solver.autoplay import autoplay
 from py2048.solver.bench import BenchSettings, run_bench
+from py2048.solver import crand
 from py2048.solver.crand import opening_board
 from py2048.solver.hint import SearchPlan
 from py2048.solver.stats import wilson_interval
@@ -44,6 +49,38 @@ def test_c_rand_first_board_for_seed_2001_is_the_documented_one():
 @pytest.mark.parametrize("seed", [0, 1, 2001, 2002, 12345, 2**32 - 1])
 def test_c_rand_openings_follow_libc_rand_through_ctypes(seed):
     assert opening_board(seed) == ctypes_opening(seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, crand.SEED_LIMIT - 1))
+def test_c_rand_numbers_are_those_of_the_c_library(seed):
+    libc = ctypes.CDLL(None)
+    libc.srand(ctypes.c_uint(seed))
+    expected = [libc.rand() for _ in range(500)]
+    state = crand.new_state()
+    crand.seed(np.uint64(seed), state)
+    assert [crand.rand(state) for _ in range(500)] == expected
+
+
+def test_a_c_rand_game_is_not_disturbed_by_other_threads_drawing_from_libc_rand():
+    """A Ray worker's own threads share the process: the game must not share their rand()."""
+    plan = SearchPlan.resolve(depth=0)
+    alone = autoplay(2003, plan, rng="c-rand")
+    stop = threading.Event()
+
+    def draw() -> None:
+        libc = ctypes.CDLL(None)
+        while not stop.is_set():
+            libc.rand()
+
+    drawer = threading.Thread(target=draw)
+    drawer.start()
+    try:
+        disturbed = autoplay(2003, plan, rng="c-rand")
+    finally:
+        stop.set()
+        drawer.join()
+    assert (disturbed.score, disturbed.moves) == (alone.score, alone.moves)
 
 
 def test_c_rand_games_are_stable():

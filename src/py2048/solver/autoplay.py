@@ -75,8 +75,9 @@ def play_game(
 ):
     """Play one game with the solver until no move is left; write its figures."""
     key = seed_key(seed)
+    c_rand = np.zeros(crand.STATE_SIZE, dtype=np.uint32)
     if generator == _C_RAND:
-        lo, hi = crand.start(seed)
+        lo, hi = crand.start(seed, c_rand)
     else:
         lo, hi = start(key)
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
@@ -118,7 +119,7 @@ def play_game(
                 best = direction
         if generator == _C_RAND:
             lo, hi, gain = move(lo, hi, best, tables)
-            lo, _, _ = crand.spawn(lo, hi)
+            lo, _, _ = crand.spawn(lo, hi, c_rand)
         else:
             lo, hi, gain, _, _ = play(lo, hi, best, key, moves + 2, tables)
         score += gain

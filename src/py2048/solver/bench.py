@@ -129,7 +129,7 @@ def _played(settings: BenchSettings) -> Iterator[GameRecord]:
 
 
 def _played_in_processes(settings: BenchSettings, seeds: range) -> Iterator[GameRecord]:
-    # "spawn": fresh interpreters, so the C generator and numba state are never inherited.
+    # "spawn": fresh interpreters, so no numba or thread state is inherited from this process.
     # Leaving the block (the last game, Ctrl-C, an error) terminates the workers at once, even
     # in the middle of a long game, which runs in compiled code that no signal interrupts.
     context = get_context("spawn")
