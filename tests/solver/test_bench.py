@@ -17,10 +17,9 @@ from hypothesis import strategies as st
 
 from py2048 import Game
 from py2048.cli import main
-from py2048.solver import best_move
+from py2048.solver import best_move, crand
 from py2048.solver.autoplay import autoplay
 from py2048.solver.bench import BenchSettings, run_bench
-from py2048.solver import crand
 from py2048.solver.crand import opening_board
 from py2048.solver.hint import SearchPlan
 from py2048.solver.stats import wilson_interval
