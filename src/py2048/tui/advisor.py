@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from py2048.engine import Direction
+from py2048.engine import Direction, Game
 
 PRESETS = ("fast", "balanced", "strong")
 """The solver's named strengths, quickest first (see ``py2048.solver``)."""
@@ -32,3 +33,14 @@ def solver_advice(board: list[list[int]], preset: str) -> Advice:
     from py2048.solver import best_move
 
     return best_move(board, preset=preset)
+
+
+def warm_up_solver() -> None:
+    """Load the solver (its network and compiled search) on a daemon thread, so that the first
+    hint does not wait for them while the player is already playing."""
+    threading.Thread(
+        target=solver_advice,
+        args=(Game(seed=0).board, "fast"),
+        name="py2048-solver-warm-up",
+        daemon=True,
+    ).start()
