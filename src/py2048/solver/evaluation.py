@@ -40,7 +40,7 @@ worth ``gain + V(afterstate)``; a heuristic that only judges shapes uses 0.0.
 
 Evaluators are found by name through :func:`get_evaluator`; ``"ntuple"`` (the shipped n-tuple
 network) is the default, because it measured stronger than ``"heuristic"`` at every depth and
-every preset's time budget (``docs/solver.md``).
+time budget measured (``docs/solver.md``).
 A module provides one by calling :func:`register_evaluator` when imported; names listed
 in :data:`PLUGIN_MODULES` are imported on first use, so ``best_move(..., evaluator="ntuple")``
 works without the caller importing the plugin itself.
