@@ -45,8 +45,10 @@ KEY_DIRECTIONS = {
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 2, 0], [0, 0, 0, 8]]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for this module's tests; Playwright's sync API holds an event loop on the main
+    thread while it runs, so it must stop before any later test runs an asyncio loop there."""
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is missing (Debian's chromium package)"
         if os.environ.get("PY2048_REQUIRE_BROWSER") == "1":
