@@ -22,8 +22,14 @@ def lost_value(board: Board, evaluator: Evaluator) -> float:
     return evaluate(board, evaluator) - evaluator.lost_penalty
 
 
-def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
-    """Expected value of an afterstate: every spawn, then the best move (no cutoffs)."""
+def chance_value(
+    board: Board, depth: int, evaluator: Evaluator, cprob: float = 1.0, cutoff: float = 0.0
+) -> float:
+    """Expected value of an afterstate: every spawn, then the best move.
+
+    A spawn reached with probability below ``cutoff`` is answered by the best reply's
+    evaluation, without searching further.
+    """
     if depth == 0:
         return evaluate(board, evaluator)
     empties = [(r, c) for r in range(4) for c in range(4) if board[r][c] == 0]
@@ -32,8 +38,11 @@ def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
         for tile, p in ((2, 0.9), (4, 0.1)):
             spawned = [row[:] for row in board]
             spawned[r][c] = tile
+            child_cprob = cprob * p / len(empties)
+            below = depth - 1 if child_cprob >= cutoff else 0
             replies = [
-                evaluator.gain_weight * gain + chance_value(after, depth - 1, evaluator)
+                evaluator.gain_weight * gain
+                + chance_value(after, below, evaluator, child_cprob, cutoff)
                 for after, gain, moved in (slide(spawned, d) for d in Direction)
                 if moved
             ]
@@ -41,11 +50,15 @@ def chance_value(board: Board, depth: int, evaluator: Evaluator) -> float:
     return total / len(empties)
 
 
-def move_values(board: Board, depth: int, evaluator: Evaluator) -> dict[Direction, float]:
+def move_values(
+    board: Board, depth: int, evaluator: Evaluator, cutoff: float = 0.0
+) -> dict[Direction, float]:
     """Each legal direction's value at ``depth`` (dN = N + 1 player moves)."""
     values = {}
     for d in Direction:
         after, gain, moved = slide(board, d)
         if moved:
-            values[d] = evaluator.gain_weight * gain + chance_value(after, depth, evaluator)
+            values[d] = evaluator.gain_weight * gain + chance_value(
+                after, depth, evaluator, 1.0, cutoff
+            )
     return values

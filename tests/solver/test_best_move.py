@@ -65,6 +65,24 @@ def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(name, board)
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
 
 
+MIDGAME = [[0, 2, 0, 4], [0, 16, 64, 8], [2, 128, 1024, 4096], [0, 2, 16, 8192]]
+
+
+@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
+@pytest.mark.parametrize(("board", "depth"), [(OPEN, 2), (MIDGAME, 3)])
+def test_deeper_searches_cut_lines_less_likely_than_two_to_the_minus_depth_plus_four(
+    name, board, depth
+):
+    evaluator = get_evaluator(name)
+    hint = best_move(board, depth=depth, evaluator=name)
+    expected = move_values(board, depth, evaluator, cutoff=2.0 ** -(depth + 4))
+    assert hint.values.keys() == expected.keys()
+    for d, value in expected.items():
+        assert math.isclose(hint.values[d], value, rel_tol=1e-9)
+    uncut = move_values(board, depth, evaluator)
+    assert any(not math.isclose(uncut[d], expected[d], rel_tol=1e-6) for d in expected)
+
+
 @pytest.mark.parametrize("name", ["heuristic", "ntuple"])
 def test_depth_zero_is_the_greedy_look_ahead(name):
     evaluator = get_evaluator(name)

@@ -18,7 +18,7 @@ from py2048.engine.board import ROW_TABLES, max_exponent, move, play, start
 from py2048.engine.rng import seed_key, validate_seed
 from py2048.solver import crand
 from py2048.solver.evaluation import KERNEL_TYPE, Evaluator, get_evaluator
-from py2048.solver.hint import CPROB_MIN, SearchPlan, table_arrays
+from py2048.solver.hint import SearchPlan, table_arrays
 from py2048.solver.search import COUNTER_SLOTS, NODES, decide
 
 RNGS = ("py2048", "c-rand")
@@ -43,7 +43,6 @@ SCORE, MOVES, MAX_EXPONENT, NODE_COUNT = 0, 1, 2, 3
         types.int64[:, ::1],
         types.float64,
         types.float64,
-        types.float64,
         types.uint32[:, ::1],
         types.uint64[::1],
         types.uint64[::1],
@@ -66,7 +65,6 @@ def play_game(
     layout,
     gain_weight,
     lost_penalty,
-    cprob_min,
     tables,
     keys,
     meta,
@@ -101,7 +99,6 @@ def play_game(
             layout,
             gain_weight,
             lost_penalty,
-            cprob_min,
             tables,
             keys,
             meta,
@@ -172,7 +169,6 @@ def autoplay(
         found.layout,
         found.gain_weight,
         found.lost_penalty,
-        CPROB_MIN,
         ROW_TABLES,
         keys,
         meta,

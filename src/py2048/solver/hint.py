@@ -22,8 +22,6 @@ from py2048.solver.search import COUNTER_SLOTS, NODES, decide
 
 MAX_DEPTH = 12
 """Deepest search anyone can ask for (d12 = 13 player moves, already far beyond any budget)."""
-CPROB_MIN = 1e-4
-"""Chance nodes less likely than this are evaluated instead of searched further."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +145,6 @@ def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> H
         evaluator.layout,
         evaluator.gain_weight,
         evaluator.lost_penalty,
-        CPROB_MIN,
         ROW_TABLES,
         work.keys,
         work.meta,
