@@ -73,7 +73,7 @@ def play_game(
 ):
     """Play one game with the solver until no move is left; write its figures."""
     key = seed_key(seed)
-    c_rand = np.zeros(crand.STATE_SIZE, dtype=np.uint32)
+    c_rand = crand.new_state()
     if generator == _C_RAND:
         lo, hi = crand.start(seed, c_rand)
     else:

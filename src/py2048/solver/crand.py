@@ -102,8 +102,10 @@ def start(value, state):
     return lo, np.uint64(0)
 
 
+@njit("u4[::1]()", cache=True, nogil=True)
 def new_state() -> np.ndarray:
-    """An empty generator state, for :func:`seed` or :func:`start` to fill."""
+    """An empty generator state, for :func:`seed` or :func:`start` to fill (also from compiled
+    code)."""
     return np.zeros(STATE_SIZE, dtype=np.uint32)
 
 
