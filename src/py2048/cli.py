@@ -147,6 +147,16 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["tc", "fixed"],
         help="temporal coherence (default) or a fixed learning rate",
     )
+    train.add_argument(
+        "--restart-tiles",
+        metavar="TILES",
+        help='tiles whose first appearance adds the board to the restart pool, e.g. "8192,16384"',
+    )
+    train.add_argument(
+        "--restart-share",
+        type=float,
+        help="share of games started from the restart pool (default: 0, every game fresh)",
+    )
     train.add_argument("--export", metavar="PATH", help="also write the weights file here")
     train.add_argument(
         "--checkpoint-minutes",

@@ -28,6 +28,8 @@ def arguments(checkpoint: Path, **changes: object) -> argparse.Namespace:
         "step_size": None,
         "export": None,
         "checkpoint_minutes": 10.0,
+        "restart_tiles": None,
+        "restart_share": None,
     }
     values.update(changes)
     return argparse.Namespace(**values)
@@ -48,6 +50,20 @@ def test_resuming_continues_to_the_new_total(tmp_path: Path) -> None:
     trainer = load_checkpoint(checkpoint)
     assert trainer.games_finished == 50
     assert trainer.config.workers == 2
+
+
+def test_a_resumed_run_may_change_its_restarts_and_keeps_them(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    train_command(arguments(checkpoint, games=20))
+    resumed = arguments(
+        checkpoint, games=40, resume=True, tuples=None, restart_tiles="64,128", restart_share=0.5
+    )
+    assert train_command(resumed) == 0
+    assert train_command(arguments(checkpoint, games=60, resume=True, tuples=None)) == 0
+    trainer = load_checkpoint(checkpoint)
+    assert trainer.config.restart_tiles == (64, 128)
+    assert trainer.config.restart_share == 0.5
+    assert trainer.restarts_found > 0
 
 
 def test_an_existing_checkpoint_is_never_overwritten_by_a_fresh_run(tmp_path: Path) -> None:
@@ -95,6 +111,10 @@ def test_ctrl_c_stops_between_rounds_and_saves_a_resumable_checkpoint(tmp_path: 
         ({"checkpoint_minutes": 0.0}, "--checkpoint-minutes"),
         ({"alpha": 2.0}, "alpha"),
         ({"tuples": "0,1,99"}, "cells are numbered"),
+        ({"restart_tiles": "8192,big", "restart_share": 0.5}, "--restart-tiles"),
+        ({"restart_tiles": "100", "restart_share": 0.5}, "powers of two"),
+        ({"restart_share": 0.5}, "needs restart_tiles"),
+        ({"restart_tiles": "64", "restart_share": 1.0}, "restart_share"),
     ],
 )
 def test_bad_options_are_rejected_before_training(

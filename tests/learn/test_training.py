@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from py2048.engine.board import unpack
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.play import play_greedy
-from py2048.learn.training import Trainer, TrainingConfig
+from py2048.learn.training import RESTART_POOL_SIZE, GameResult, Trainer, TrainingConfig
 from tests.learn.conftest import SMALL_TUPLES
 
 
@@ -34,14 +36,51 @@ def test_a_few_hundred_games_beat_the_random_initialisation(
     assert mean_score(trained) > 2 * before
 
 
-@pytest.mark.parametrize("workers", [1, 3])
-def test_training_is_deterministic_for_a_seed_and_worker_count(workers: int) -> None:
-    config = TrainingConfig(tuples=SMALL_TUPLES, seed=11, workers=workers, segment_moves=300)
+@pytest.mark.parametrize(("workers", "restart_share"), [(1, 0.0), (3, 0.0), (1, 0.5), (3, 0.5)])
+def test_training_is_deterministic_for_a_seed_and_worker_count(
+    workers: int, restart_share: float
+) -> None:
+    config = TrainingConfig(
+        tuples=SMALL_TUPLES, seed=11, workers=workers, segment_moves=300,
+        restart_tiles=(64, 128) if restart_share else (), restart_share=restart_share,
+    )  # fmt: skip
     first, second = train(config, 60, None), train(config, 60, None)
     assert np.array_equal(first.network.weights, second.network.weights)
     assert [r.score for r in first.stats.recent] == [r.score for r in second.stats.recent]
-    other = train(TrainingConfig(tuples=SMALL_TUPLES, seed=12, workers=workers), 60, None)
+    other = train(dataclasses.replace(config, seed=12), 60, None)
     assert not np.array_equal(first.network.weights, other.network.weights)
+
+
+def test_restarted_games_begin_from_boards_where_an_earlier_game_first_made_a_restart_tile(
+    random_network: NTupleNetwork,
+) -> None:
+    config = TrainingConfig(
+        tuples=SMALL_TUPLES, seed=4, segment_moves=500, restart_tiles=(128,), restart_share=0.5
+    )
+    trainer = Trainer(config, random_network)
+    pool_before_round = 0
+    results: list[GameResult] = []
+    while not trainer.done(300):
+        pool_before_round = max(pool_before_round, trainer.restarts_found)
+        finished = trainer.run_round(300)
+        results += finished
+        for board in trainer.restart_boards[: min(trainer.restarts_found, RESTART_POOL_SIZE)]:
+            lo, hi = (int(word) for word in board)
+            assert max(max(row) for row in unpack(lo, hi)) == 128  # the tile first made
+    trainer.close()
+    restarted = [r for r in results if r.restarted]
+    fresh = [r for r in results if not r.restarted]
+    assert pool_before_round > 0
+    assert 0.25 < len(restarted) / len(results) < 0.75
+    assert all(r.max_exponent >= 7 for r in restarted)  # they begin with a 128 on the board
+    assert min(r.max_exponent for r in fresh) < 7
+    assert list(trainer.stats.recent) == fresh[-len(trainer.stats.recent) :]
+
+
+def test_without_restarts_no_game_is_restarted_and_the_pool_stays_empty() -> None:
+    trainer = train(TrainingConfig(tuples=SMALL_TUPLES, seed=4, segment_moves=500), 50)
+    assert trainer.restarts_found == 0
+    assert len(trainer.stats.recent) == 50
 
 
 def test_every_game_is_played_once_in_order_of_its_number() -> None:
@@ -51,13 +90,17 @@ def test_every_game_is_played_once_in_order_of_its_number() -> None:
     assert trainer.moves_played == sum(r.moves for r in trainer.stats.recent)
 
 
-@pytest.mark.parametrize(("workers", "step_size"), [(1, True), (2, True), (2, False)])
+@pytest.mark.parametrize(
+    ("workers", "step_size", "restart_share"),
+    [(1, True, 0.0), (2, True, 0.0), (2, False, 0.0), (1, True, 0.5), (2, True, 0.5)],
+)
 def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
-    tmp_path: Path, workers: int, step_size: bool
+    tmp_path: Path, workers: int, step_size: bool, restart_share: float
 ) -> None:
     config = TrainingConfig(
         tuples=SMALL_TUPLES, seed=3, workers=workers, segment_moves=250,
-        temporal_coherence=step_size,
+        temporal_coherence=step_size, restart_tiles=(64,) if restart_share else (),
+        restart_share=restart_share,
     )  # fmt: skip
     straight = train(config, 80)
     halfway = Trainer(config)
@@ -74,6 +117,29 @@ def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
     assert np.array_equal(resumed.coherence_sum, straight.coherence_sum)
     assert list(resumed.stats.recent) == list(straight.stats.recent)
     assert resumed.moves_played == straight.moves_played
+    assert resumed.restarts_found == straight.restarts_found
+    assert np.array_equal(resumed.restart_boards, straight.restart_boards)
+
+
+def test_a_checkpoint_from_before_restarts_resumes_as_a_run_without_them(tmp_path: Path) -> None:
+    config = TrainingConfig(tuples=SMALL_TUPLES, seed=3, segment_moves=250)
+    straight = train(config, 60)
+    halfway = Trainer(config)
+    while halfway.games_finished < 30:
+        halfway.run_round(60)
+    save_checkpoint(halfway, tmp_path / "new.npz")
+    halfway.close()
+    with np.load(tmp_path / "new.npz") as archive:
+        old = {name: archive[name] for name in archive.files if "restart" not in name}
+    old["counters"] = old["counters"][:, :6]  # no RESTARTED column yet
+    old["recent"] = old["recent"][:, :4]
+    np.savez(tmp_path / "old.npz", **old)
+    resumed = load_checkpoint(tmp_path / "old.npz")
+    while not resumed.done(60):
+        resumed.run_round(60)
+    resumed.close()
+    assert resumed.config == config
+    assert np.array_equal(resumed.network.weights, straight.network.weights)
 
 
 @pytest.mark.parametrize(
@@ -84,9 +150,15 @@ def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
         ("workers", 0, "workers"),
         ("seed", -1, "seed"),
         ("segment_moves", 0, "segment_moves"),
+        ("restart_tiles", (4,), "powers of two"),
+        ("restart_tiles", (3000,), "powers of two"),
+        ("restart_tiles", (131072,), "powers of two"),
+        ("restart_share", 1.0, "restart_share"),
+        ("restart_share", -0.1, "restart_share"),
+        ("restart_share", 0.5, "needs restart_tiles"),
     ],
 )
-def test_bad_settings_are_rejected(field: str, value: float, message: str) -> None:
+def test_bad_settings_are_rejected(field: str, value: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TrainingConfig(tuples=SMALL_TUPLES, **{field: value})
 

@@ -28,9 +28,9 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
     """Write the trainer's full state to ``path`` atomically."""
     config = trainer.config
     recent = np.array(
-        [[r.game, r.score, r.max_exponent, r.moves] for r in trainer.stats.recent],
+        [[r.game, r.score, r.max_exponent, r.moves, r.restarted] for r in trainer.stats.recent],
         dtype=np.int64,
-    ).reshape(-1, 4)
+    ).reshape(-1, 5)
     with atomic_write(path) as handle:
         np.savez(
             handle,
@@ -42,6 +42,10 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
             seed=np.array(config.seed, dtype=np.int64),
             workers=np.array(config.workers, dtype=np.int64),
             segment_moves=np.array(config.segment_moves, dtype=np.int64),
+            restart_tiles=np.array(config.restart_tiles, dtype=np.int64),
+            restart_share=np.array(config.restart_share),
+            restart_boards=trainer.restart_boards,
+            restarts_found=np.array(trainer.restarts_found, dtype=np.int64),
             weights=trainer.network.weights,
             coherence_sum=trainer.coherence_sum,
             coherence_abs=trainer.coherence_abs,
@@ -55,9 +59,13 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
 
 
 def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
-    """Rebuild the trainer saved in ``path``; raises WeightsError if the file is unusable."""
+    """Rebuild the trainer saved in ``path``; raises WeightsError if the file is unusable.
+
+    Checkpoints written before restarts existed load as runs without restarts.
+    """
 
     def read(archive: Any) -> Trainer:
+        has_restarts = "restart_boards" in archive.files
         try:
             config = TrainingConfig(
                 tuples=parse_tuples(str(archive["tuples"])),
@@ -66,14 +74,24 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
                 seed=int(archive["seed"]),
                 workers=int(archive["workers"]),
                 segment_moves=int(archive["segment_moves"]),
+                restart_tiles=(
+                    tuple(int(t) for t in archive["restart_tiles"]) if has_restarts else ()
+                ),
+                restart_share=float(archive["restart_share"]) if has_restarts else 0.0,
             )
             network = NTupleNetwork(config.tuples, archive["weights"])
         except ValueError as exc:
             raise WeightsError(path, f"is damaged: {exc}") from None
         trainer = Trainer(config, network)
-        for name in ("coherence_sum", "coherence_abs", "boards", "counters"):
+        names = ["coherence_sum", "coherence_abs", "boards", "counters"]
+        if has_restarts:
+            names.append("restart_boards")
+            trainer.restarts_found = int(archive["restarts_found"])
+        for name in names:
             stored = archive[name]
             current = getattr(trainer, name)
+            if name == "counters" and not has_restarts:
+                current = current[:, : stored.shape[-1]]  # no game in progress was restarted
             if stored.dtype != current.dtype or stored.shape != current.shape:
                 raise WeightsError(path, f"is damaged: {name} has the wrong type or shape")
             current[...] = stored
@@ -81,7 +99,10 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
         trainer.moves_played = int(archive["moves_played"])
         trainer.elapsed_seconds = float(archive["elapsed_seconds"])
         trainer.stats = RollingStats(
-            results=[GameResult(*(int(x) for x in row)) for row in archive["recent"]]
+            results=[
+                GameResult(*(int(x) for x in row[:4]), bool(row[4]) if row.size > 4 else False)
+                for row in archive["recent"]
+            ]
         )
         return trainer
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import threading
 import time
@@ -15,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.storage import save_weights
-from py2048.learn.training import Trainer, TrainingConfig
+from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 from py2048.learn.tuples import DEFAULT_SPEC, parse_tuples
 
 DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
@@ -68,11 +69,31 @@ def _fresh(args: argparse.Namespace, checkpoint: Path) -> Trainer:
         temporal_coherence=(args.step_size or "tc") == "tc",
         seed=0 if args.seed is None else args.seed,
         workers=1 if args.workers is None else args.workers,
+        **_restart_settings(args),
     )
     return Trainer(config)
 
 
+def _restart_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The restart options given on the command line (those left out are not in the dict)."""
+    settings: dict[str, object] = {}
+    if args.restart_tiles is not None:
+        try:
+            settings["restart_tiles"] = tuple(
+                int(tile) for tile in args.restart_tiles.split(",") if tile.strip()
+            )
+        except ValueError:
+            raise ValueError(
+                f'--restart-tiles takes tiles separated by commas, e.g. "8192,16384"; '
+                f"got {args.restart_tiles!r}"
+            ) from None
+    if args.restart_share is not None:
+        settings["restart_share"] = args.restart_share
+    return settings
+
+
 def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
+    """Load the checkpoint; the restart options may change, every other setting is kept."""
     trainer = load_checkpoint(checkpoint)
     config = trainer.config
     requested = {
@@ -89,6 +110,11 @@ def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
                 f"{checkpoint} was trained with {option} {saved}; a resumed run keeps its "
                 f"settings (leave {option} out, or start a new --checkpoint)"
             )
+    try:
+        trainer.config = dataclasses.replace(config, **_restart_settings(args))
+    except ValueError:
+        trainer.close()
+        raise
     return trainer
 
 
@@ -135,6 +161,8 @@ def _train(
                 f"{(trainer.moves_played - moves_before) / max(seconds, 1e-9) / 1000:,.0f}k "
                 "moves/s"
             )
+            if trainer.config.restart_share > 0:
+                summary += f" | restart pool {min(trainer.restarts_found, RESTART_POOL_SIZE):,}"
             progress.update(task, completed=trainer.games_finished, summary=summary)
             if not console.is_terminal and time.monotonic() - last_log >= LOG_SECONDS:
                 console.print(

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import max_exponent, move, place, start, transpose_lo
-from py2048.engine.rng import draw, seed_key
+from py2048.engine.rng import draw, seed_key, spawn_cell_index
 from py2048.learn.tuples import LAYOUT_FIRST_RUN, LAYOUT_OFFSET, LAYOUT_RUNS
 
 _NIBBLE = np.uint64(0xF)
@@ -31,11 +31,14 @@ _NIBBLE = np.uint64(0xF)
 # Columns of the per-worker state arrays (see play_segment).
 LO, HI, PREV_LO, PREV_HI, KEY = 0, 1, 2, 3, 4
 BOARD_COLUMNS = 5
-GAME, IN_PROGRESS, HAS_PREV, SCORE, MOVES, SPAWNS = 0, 1, 2, 3, 4, 5
-COUNTER_COLUMNS = 6
+GAME, IN_PROGRESS, HAS_PREV, SCORE, MOVES, SPAWNS, RESTARTED = 0, 1, 2, 3, 4, 5, 6
+COUNTER_COLUMNS = 7
 RECORD_COLUMNS = 5
+RESULT_COLUMNS = 5
 TERMINAL = np.uint64(0xFFFFFFFFFFFFFFFF)
 """The gain recorded for the last move of a game, whose afterstate is worth 0."""
+RESTART_DRAW = np.uint64(1 << 62)
+"""Draw numbers from here on decide a game's restart; spawns never count this far."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -171,11 +174,32 @@ def learn_transition(
 
 @njit(cache=True, nogil=True)
 def start_game(
-    worker: int, game: int, base_key: np.uint64, boards: np.ndarray, counters: np.ndarray
+    worker: int,
+    game: int,
+    base_key: np.uint64,
+    boards: np.ndarray,
+    counters: np.ndarray,
+    restart_share: float,
+    restart_boards: np.ndarray,
+    restart_count: int,
 ) -> None:
-    """Set a worker up to play game number ``game`` of the run with this base key."""
+    """Set a worker up to play game number ``game`` of the run with this base key.
+
+    With probability ``restart_share`` (drawn from the game's own key) and a non-empty pool,
+    the game starts from one of the first ``restart_count`` boards of ``restart_boards``
+    instead of a fresh opening.
+    """
     key = seed_key(draw(base_key, np.uint64(game)))
     lo, hi = start(key)
+    restarted = 0
+    if restart_count > 0:
+        coin = float(draw(key, RESTART_DRAW) >> np.uint64(11)) * 2.0**-53
+        if coin < restart_share:
+            pick_draw = draw(key, RESTART_DRAW + np.uint64(1))
+            pick = spawn_cell_index(pick_draw, np.uint64(restart_count))
+            lo = restart_boards[pick, 0]
+            hi = restart_boards[pick, 1]
+            restarted = 1
     boards[worker, LO] = lo
     boards[worker, HI] = hi
     boards[worker, KEY] = key
@@ -185,6 +209,7 @@ def start_game(
     counters[worker, SCORE] = 0
     counters[worker, MOVES] = 0
     counters[worker, SPAWNS] = 2
+    counters[worker, RESTARTED] = restarted
 
 
 @njit(cache=True, nogil=True)
@@ -209,6 +234,12 @@ def play_segment(
     record_counts: np.ndarray,
     results: np.ndarray,
     result_counts: np.ndarray,
+    restart_exponents: int,
+    restart_share: float,
+    restart_boards: np.ndarray,
+    restart_count: int,
+    found: np.ndarray,
+    found_counts: np.ndarray,
 ) -> None:
     """Play up to ``steps`` turns of this worker's games, greedily on the current weights.
 
@@ -217,15 +248,23 @@ def play_segment(
     every transition is either learnt at once (``apply_now``: plain online learning, for one
     worker) or recorded as ``(afterstate, next afterstate, gain)`` in ``records[worker]`` for
     :func:`apply_records` to learn from after every worker's segment. Each finished game appends
-    ``(game, score, max exponent, moves)`` to ``results[worker]``.
+    ``(game, score, max exponent, moves, restarted)`` to ``results[worker]``.
+
+    Restarts: a game starts from a pool board as :func:`start_game` says, and whenever a game
+    first makes a tile whose exponent bit is set in ``restart_exponents``, the board after the
+    next spawn is appended to ``found[worker]``, for the trainer to add to the pool.
     """
     recorded = 0
     finished = 0
+    discovered = 0
     for _ in range(steps):
         if counters[worker, IN_PROGRESS] == 0:
             if counters[worker, GAME] >= total_games:
                 break
-            start_game(worker, counters[worker, GAME], base_key, boards, counters)
+            start_game(
+                worker, counters[worker, GAME], base_key, boards, counters, restart_share,
+                restart_boards, restart_count,
+            )  # fmt: skip
         lo = boards[worker, LO]
         hi = boards[worker, HI]
         direction, after_lo, after_hi, gain, after_value = greedy_move(
@@ -255,6 +294,7 @@ def play_segment(
             results[worker, finished, 1] = counters[worker, SCORE]
             results[worker, finished, 2] = max_exponent(lo, hi)
             results[worker, finished, 3] = counters[worker, MOVES]
+            results[worker, finished, 4] = counters[worker, RESTARTED]
             finished += 1
             counters[worker, GAME] += stride
             counters[worker, IN_PROGRESS] = 0
@@ -270,8 +310,15 @@ def play_segment(
         counters[worker, SPAWNS] += 1
         boards[worker, LO] = spawned
         boards[worker, HI] = after_hi
+        if restart_exponents:
+            top = max_exponent(spawned, after_hi)
+            if top > max_exponent(lo, hi) and (restart_exponents >> top) & 1:
+                found[worker, discovered, 0] = spawned
+                found[worker, discovered, 1] = after_hi
+                discovered += 1
     record_counts[worker] = recorded
     result_counts[worker] = finished
+    found_counts[worker] = discovered
 
 
 @njit(cache=True, nogil=True)

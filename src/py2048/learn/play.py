@@ -11,6 +11,7 @@ from py2048.learn.kernels import (
     COUNTER_COLUMNS,
     IN_PROGRESS,
     RECORD_COLUMNS,
+    RESULT_COLUMNS,
     play_segment,
 )
 from py2048.learn.network import NTupleNetwork
@@ -31,7 +32,10 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
     boards = np.zeros((1, BOARD_COLUMNS), dtype=np.uint64)
     counters = np.zeros((1, COUNTER_COLUMNS), dtype=np.int64)
     records = np.zeros((1, 0, RECORD_COLUMNS), dtype=np.uint64)
-    results = np.zeros((1, _SEGMENT + 1, 4), dtype=np.int64)
+    results = np.zeros((1, _SEGMENT + 1, RESULT_COLUMNS), dtype=np.int64)
+    no_restarts = np.zeros((0, 2), dtype=np.uint64)
+    no_finds = np.zeros((1, 0, 2), dtype=np.uint64)
+    find_counts = np.zeros(1, dtype=np.int64)
     record_counts = np.zeros(1, dtype=np.int64)
     counts = np.zeros(1, dtype=np.int64)
     finished: list[GameResult] = []
@@ -40,7 +44,8 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
         play_segment(
             0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
             False, 0.0, False, False, network.layout,
-            ROW_TABLES, records, record_counts, results, counts,
+            ROW_TABLES, records, record_counts, results, counts, 0, 0.0, no_restarts, 0, no_finds,
+            find_counts,
         )  # fmt: skip
-        finished.extend(GameResult(*(int(x) for x in row)) for row in results[0, : counts[0]])
+        finished.extend(GameResult(*(int(x) for x in row[:4])) for row in results[0, : counts[0]])
     return finished

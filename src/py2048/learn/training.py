@@ -11,6 +11,14 @@ its own engine key, derived from the training seed and ``g``.
 
 With one worker, errors are applied at once (plain online TD(0)), which learns the most per
 game; more workers trade a little of that for moves per second.
+
+*Restarts* give the late game more practice. Greedy play reaches a 16384 in about one game in
+ten, so the positions that decide the best games are rare in training. With restart tiles
+set, every game that first makes one of those tiles lends its board to a pool (the newest
+``RESTART_POOL_SIZE``), and a share of later games start from a pool board instead of a fresh
+opening: the restart idea of published n-tuple players (Jaskowski 2018). The pool grows only
+between rounds, in worker order, and a game draws its restart from its own key, so results
+still depend only on the settings.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from py2048.learn.kernels import (
     IN_PROGRESS,
     MOVES,
     RECORD_COLUMNS,
+    RESULT_COLUMNS,
     apply_records,
     play_segment,
 )
@@ -38,6 +47,8 @@ from py2048.learn.network import NTupleNetwork
 from py2048.learn.tuples import DEFAULT_TUPLES, SYMMETRY_COUNT, validate_tuples
 
 DEFAULT_SEGMENT_MOVES = 2000
+RESTART_POOL_SIZE = 10_000
+"""Boards kept for restarts: the newest ones, so the pool follows the improving player."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,10 @@ class TrainingConfig:
     ``alpha`` is the step per board: an error moves the sum of the board's table entries by
     ``alpha * error`` (each of its ``8 * len(tuples)`` entries by its share), scaled under
     temporal coherence by each entry's ``|E|/A``, which starts at 1.
+
+    ``restart_tiles`` are the tiles whose first appearance in a game adds its board to the
+    restart pool; ``restart_share`` is the share of games started from that pool once it holds
+    a board (0: every game starts fresh).
     """
 
     tuples: tuple[tuple[int, ...], ...] = DEFAULT_TUPLES
@@ -55,6 +70,8 @@ class TrainingConfig:
     seed: int = 0
     workers: int = 1
     segment_moves: int = DEFAULT_SEGMENT_MOVES
+    restart_tiles: tuple[int, ...] = ()
+    restart_share: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tuples", validate_tuples(self.tuples))
@@ -65,26 +82,48 @@ class TrainingConfig:
             raise ValueError(f"workers must be 1 or more, got {self.workers}")
         if self.segment_moves < 1:
             raise ValueError(f"segment_moves must be 1 or more, got {self.segment_moves}")
+        tiles = tuple(sorted(set(self.restart_tiles)))
+        for tile in tiles:
+            if tile < 8 or tile > 65536 or tile & (tile - 1):
+                raise ValueError(f"restart tiles must be powers of two from 8 to 65536, got {tile}")
+        object.__setattr__(self, "restart_tiles", tiles)
+        if not (0.0 <= self.restart_share < 1.0):
+            raise ValueError(
+                f"restart_share must be at least 0 and below 1, got {self.restart_share}"
+            )
+        if self.restart_share > 0 and not tiles:
+            raise ValueError("restart_share needs restart_tiles: the tiles that fill the pool")
+
+    @property
+    def restart_exponents(self) -> int:
+        """The restart tiles as a bit mask of exponents (bit 13 for 8192)."""
+        return sum(1 << (tile.bit_length() - 1) for tile in self.restart_tiles)
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished training game."""
+    """One finished training game; ``restarted`` when it began from a pool board."""
 
     game: int
     score: int
     max_exponent: int
     moves: int
+    restarted: bool = False
 
 
 class RollingStats:
-    """Mean score and tile rates over the most recent games."""
+    """Mean score and tile rates over the most recent games played from the opening.
+
+    Restarted games are left out: they begin far into a game, so their scores and tiles do not
+    say how well the network plays a whole game.
+    """
 
     def __init__(self, window: int = 1000, results: Sequence[GameResult] = ()) -> None:
-        self.recent: deque[GameResult] = deque(results, maxlen=window)
+        self.recent: deque[GameResult] = deque(maxlen=window)
+        self.add(results)
 
     def add(self, results: Sequence[GameResult]) -> None:
-        self.recent.extend(results)
+        self.recent.extend(r for r in results if not r.restarted)
 
     @property
     def mean_score(self) -> float:
@@ -120,8 +159,12 @@ class Trainer:
         steps = config.segment_moves
         self._records = np.zeros((workers, steps, RECORD_COLUMNS), dtype=np.uint64)
         self._record_counts = np.zeros(workers, dtype=np.int64)
-        self._results = np.zeros((workers, steps + 1, 4), dtype=np.int64)
+        self._results = np.zeros((workers, steps + 1, RESULT_COLUMNS), dtype=np.int64)
         self._result_counts = np.zeros(workers, dtype=np.int64)
+        self.restart_boards = np.zeros((RESTART_POOL_SIZE, 2), dtype=np.uint64)
+        self.restarts_found = 0
+        self._found = np.zeros((workers, steps, 2), dtype=np.uint64)
+        self._found_counts = np.zeros(workers, dtype=np.int64)
         self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
         self._base_key = np.uint64(seed_key(np.uint64(config.seed)))
         self._step = config.alpha / (len(config.tuples) * SYMMETRY_COUNT)
@@ -148,9 +191,10 @@ class Trainer:
             for future in futures:
                 future.result()
             self._apply()
+        self._pool_found()
         finished = sorted(
             (
-                GameResult(*(int(x) for x in self._results[w, i]))
+                GameResult(*(int(x) for x in self._results[w, i, :4]), bool(self._results[w, i, 4]))
                 for w in range(self.config.workers)
                 for i in range(self._result_counts[w])
             ),
@@ -161,6 +205,13 @@ class Trainer:
         self.games_finished += len(finished)
         self.stats.add(finished)
         return finished
+
+    def _pool_found(self) -> None:
+        """Add the boards found in this round to the restart pool, in worker order."""
+        for w in range(self.config.workers):
+            for board in self._found[w, : self._found_counts[w]]:
+                self.restart_boards[self.restarts_found % RESTART_POOL_SIZE] = board
+                self.restarts_found += 1
 
     def _moves_in_progress(self) -> int:
         return int(self.counters[:, MOVES][self.counters[:, IN_PROGRESS] == 1].sum())
@@ -188,6 +239,12 @@ class Trainer:
             self._record_counts,
             self._results,
             self._result_counts,
+            self.config.restart_exponents,
+            self.config.restart_share,
+            self.restart_boards,
+            min(self.restarts_found, RESTART_POOL_SIZE),
+            self._found,
+            self._found_counts,
         )
 
     def _apply(self) -> None:
