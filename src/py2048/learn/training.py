@@ -191,7 +191,7 @@ class Trainer:
             for future in futures:
                 future.result()
             self._apply()
-        self._pool_found()
+        self._add_restart_boards()
         finished = sorted(
             (
                 GameResult(*(int(x) for x in self._results[w, i, :4]), bool(self._results[w, i, 4]))
@@ -206,7 +206,7 @@ class Trainer:
         self.stats.add(finished)
         return finished
 
-    def _pool_found(self) -> None:
+    def _add_restart_boards(self) -> None:
         """Add the boards found in this round to the restart pool, in worker order."""
         for w in range(self.config.workers):
             for board in self._found[w, : self._found_counts[w]]:
