@@ -26,6 +26,15 @@ def train(config: TrainingConfig, games: int, network: NTupleNetwork | None = No
     return trainer
 
 
+def save_halfway(config: TrainingConfig, games: int, path: Path) -> None:
+    """Train a run of ``games`` games until half are played, and checkpoint it there."""
+    halfway = Trainer(config)
+    while halfway.games_finished < games // 2:
+        halfway.run_round(games)
+    save_checkpoint(halfway, path)
+    halfway.close()
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_few_hundred_games_beat_the_random_initialisation(
     random_network: NTupleNetwork, workers: int
@@ -103,11 +112,7 @@ def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
         restart_share=restart_share,
     )  # fmt: skip
     straight = train(config, 80)
-    halfway = Trainer(config)
-    while halfway.games_finished < 40:
-        halfway.run_round(80)
-    save_checkpoint(halfway, tmp_path / "run.npz")
-    halfway.close()
+    save_halfway(config, 80, tmp_path / "run.npz")
     resumed = load_checkpoint(tmp_path / "run.npz")
     while not resumed.done(80):
         resumed.run_round(80)
@@ -124,11 +129,7 @@ def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
 def test_a_checkpoint_from_before_restarts_resumes_as_a_run_without_them(tmp_path: Path) -> None:
     config = TrainingConfig(tuples=SMALL_TUPLES, seed=3, segment_moves=250)
     straight = train(config, 60)
-    halfway = Trainer(config)
-    while halfway.games_finished < 30:
-        halfway.run_round(60)
-    save_checkpoint(halfway, tmp_path / "new.npz")
-    halfway.close()
+    save_halfway(config, 60, tmp_path / "new.npz")
     with np.load(tmp_path / "new.npz") as archive:
         old = {name: archive[name] for name in archive.files if "restart" not in name}
     old["counters"] = old["counters"][:, :6]  # no RESTARTED column yet

@@ -99,10 +99,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
         trainer.moves_played = int(archive["moves_played"])
         trainer.elapsed_seconds = float(archive["elapsed_seconds"])
         trainer.stats = RollingStats(
-            results=[
-                GameResult(*(int(x) for x in row[:4]), bool(row[4]) if row.size > 4 else False)
-                for row in archive["recent"]
-            ]
+            results=[GameResult.from_row(row) for row in archive["recent"]]
         )
         return trainer
 

@@ -47,5 +47,5 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
             ROW_TABLES, records, record_counts, results, counts, 0, 0.0, no_restarts, 0, no_finds,
             find_counts,
         )  # fmt: skip
-        finished.extend(GameResult(*(int(x) for x in row[:4])) for row in results[0, : counts[0]])
+        finished.extend(GameResult.from_row(row) for row in results[0, : counts[0]])
     return finished

@@ -110,6 +110,11 @@ class GameResult:
     moves: int
     restarted: bool = False
 
+    @classmethod
+    def from_row(cls, row: np.ndarray) -> GameResult:
+        """A result from a row of ``play_segment``'s results (4-column rows: never restarted)."""
+        return cls(*(int(x) for x in row[:4]), bool(row[4]) if row.size > 4 else False)
+
 
 class RollingStats:
     """Mean score and tile rates over the most recent games played from the opening.
@@ -194,7 +199,7 @@ class Trainer:
         self._add_restart_boards()
         finished = sorted(
             (
-                GameResult(*(int(x) for x in self._results[w, i, :4]), bool(self._results[w, i, 4]))
+                GameResult.from_row(self._results[w, i])
                 for w in range(self.config.workers)
                 for i in range(self._result_counts[w])
             ),
