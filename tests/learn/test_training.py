@@ -67,10 +67,8 @@ def test_restarted_games_begin_from_boards_where_an_earlier_game_first_made_a_re
         tuples=SMALL_TUPLES, seed=4, segment_moves=500, restart_tiles=(128,), restart_share=0.5
     )
     trainer = Trainer(config, random_network)
-    pool_before_round = 0
     results: list[GameResult] = []
     while not trainer.done(300):
-        pool_before_round = max(pool_before_round, trainer.restarts_found)
         finished = trainer.run_round(300)
         results += finished
         for board in trainer.restart_boards[: min(trainer.restarts_found, RESTART_POOL_SIZE)]:
@@ -79,7 +77,6 @@ def test_restarted_games_begin_from_boards_where_an_earlier_game_first_made_a_re
     trainer.close()
     restarted = [r for r in results if r.restarted]
     fresh = [r for r in results if not r.restarted]
-    assert pool_before_round > 0
     assert 0.25 < len(restarted) / len(results) < 0.75
     assert all(r.max_exponent >= 7 for r in restarted)  # they begin with a 128 on the board
     assert min(r.max_exponent for r in fresh) < 7

@@ -62,8 +62,7 @@ def seed(value, state):
     word = np.int64(np.int32(bits))  # glibc keeps the seed in a signed 32-bit word
     for i in range(1, _DEGREE):
         # 16807 * word % (2**31 - 1) by Schrage's method, with C's division (toward zero)
-        hi = abs(word) // 127773
-        lo = abs(word) % 127773
+        hi, lo = divmod(abs(word), 127773)
         if word < 0:
             hi, lo = -hi, -lo
         word = 16807 * lo - 2836 * hi
