@@ -148,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="temporal coherence (default) or a fixed learning rate",
     )
     train.add_argument(
+        "--stage-tiles",
+        metavar="TILES",
+        help='split the network into stages at these largest tiles, e.g. "16384"; on --resume, '
+        "new stages start as copies (default: one stage)",
+    )
+    train.add_argument(
         "--restart-tiles",
         metavar="TILES",
         help='tiles whose first appearance adds the board to the restart pool, e.g. "8192,16384"',

@@ -28,6 +28,7 @@ def arguments(checkpoint: Path, **changes: object) -> argparse.Namespace:
         "step_size": None,
         "export": None,
         "checkpoint_minutes": 10.0,
+        "stage_tiles": None,
         "restart_tiles": None,
         "restart_share": None,
     }

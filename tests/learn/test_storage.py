@@ -94,7 +94,7 @@ def test_entries_that_do_not_fit_the_tuples_are_reported(tmp_path: Path) -> None
         entries = dict(archive)
     entries["tuples"] = np.array("0,1,2")
     np.savez(tmp_path / "w.npz", **entries)
-    expect_error(tmp_path / "w.npz", "but its tuples need")
+    expect_error(tmp_path / "w.npz", "but its tuples and stages need")
 
 
 def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:

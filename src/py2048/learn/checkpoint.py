@@ -19,6 +19,7 @@ from py2048.learn.storage import (
     WeightsError,
     atomic_write,
     read_archive,
+    read_stage_tiles,
 )
 from py2048.learn.training import GameResult, RollingStats, Trainer, TrainingConfig
 from py2048.learn.tuples import format_tuples, parse_tuples
@@ -37,6 +38,7 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
             format=np.array(CHECKPOINT_FORMAT),
             version=np.array(FORMAT_VERSION),
             tuples=np.array(format_tuples(config.tuples)),
+            stage_tiles=np.array(config.stage_tiles, dtype=np.int64),
             alpha=np.array(config.alpha),
             temporal_coherence=np.array(config.temporal_coherence),
             seed=np.array(config.seed, dtype=np.int64),
@@ -61,7 +63,8 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
 def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
     """Rebuild the trainer saved in ``path``; raises WeightsError if the file is unusable.
 
-    Checkpoints written before restarts existed load as runs without restarts.
+    Checkpoints written before restarts existed load as runs without restarts, and those
+    written before stages existed as runs of one stage.
     """
 
     def read(archive: Any) -> Trainer:
@@ -69,6 +72,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
         try:
             config = TrainingConfig(
                 tuples=parse_tuples(str(archive["tuples"])),
+                stage_tiles=read_stage_tiles(archive),
                 alpha=float(archive["alpha"]),
                 temporal_coherence=bool(archive["temporal_coherence"]),
                 seed=int(archive["seed"]),
@@ -79,7 +83,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
                 ),
                 restart_share=float(archive["restart_share"]) if has_restarts else 0.0,
             )
-            network = NTupleNetwork(config.tuples, archive["weights"])
+            network = NTupleNetwork(config.tuples, archive["weights"], config.stage_tiles)
         except ValueError as exc:
             raise WeightsError(path, f"is damaged: {exc}") from None
         trainer = Trainer(config, network)

@@ -65,6 +65,7 @@ def _fresh(args: argparse.Namespace, checkpoint: Path) -> Trainer:
         )
     config = TrainingConfig(
         tuples=parse_tuples(args.tuples or DEFAULT_SPEC),
+        stage_tiles=_tiles("--stage-tiles", args.stage_tiles or ""),
         alpha=1.0 if args.alpha is None else args.alpha,
         temporal_coherence=(args.step_size or "tc") == "tc",
         seed=0 if args.seed is None else args.seed,
@@ -78,22 +79,24 @@ def _restart_settings(args: argparse.Namespace) -> dict[str, object]:
     """The restart options given on the command line (those left out are not in the dict)."""
     settings: dict[str, object] = {}
     if args.restart_tiles is not None:
-        try:
-            settings["restart_tiles"] = tuple(
-                int(tile) for tile in args.restart_tiles.split(",") if tile.strip()
-            )
-        except ValueError:
-            raise ValueError(
-                f'--restart-tiles takes tiles separated by commas, e.g. "8192,16384"; '
-                f"got {args.restart_tiles!r}"
-            ) from None
+        settings["restart_tiles"] = _tiles("--restart-tiles", args.restart_tiles)
     if args.restart_share is not None:
         settings["restart_share"] = args.restart_share
     return settings
 
 
+def _tiles(option: str, text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(tile) for tile in text.split(",") if tile.strip())
+    except ValueError:
+        raise ValueError(
+            f'{option} takes tiles separated by commas, e.g. "8192,16384"; got {text!r}'
+        ) from None
+
+
 def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
-    """Load the checkpoint; the restart options may change, every other setting is kept."""
+    """Load the checkpoint; the restart options may change and stages may be added (each new
+    stage starting as a copy of the one it splits); every other setting is kept."""
     trainer = load_checkpoint(checkpoint)
     config = trainer.config
     requested = {
@@ -112,6 +115,10 @@ def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
             )
     try:
         trainer.config = dataclasses.replace(config, **_restart_settings(args))
+        if args.stage_tiles is not None:
+            stage_tiles = _tiles("--stage-tiles", args.stage_tiles)
+            if set(stage_tiles) != set(config.stage_tiles):
+                trainer.split_stages(stage_tiles)
     except ValueError:
         trainer.close()
         raise

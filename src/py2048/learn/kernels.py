@@ -24,7 +24,13 @@ from numba import njit
 
 from py2048.engine.board import max_exponent, move, place, start, transpose_lo
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
-from py2048.learn.tuples import LAYOUT_FIRST_RUN, LAYOUT_OFFSET, LAYOUT_RUNS
+from py2048.learn.tuples import (
+    LAYOUT_BELOW,
+    LAYOUT_FIRST_RUN,
+    LAYOUT_FROM,
+    LAYOUT_OFFSET,
+    LAYOUT_RUNS,
+)
 
 _NIBBLE = np.uint64(0xF)
 
@@ -100,12 +106,31 @@ def entry(board: np.uint64, layout: np.ndarray, t: int) -> int:
     return layout[t, LAYOUT_OFFSET] + int(index)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def stage_rows(lo: np.uint64, hi: np.uint64, layout: np.ndarray) -> tuple[int, int]:
+    """The layout rows that apply to this board: those of the stage of its largest tile.
+
+    Rows come stage by stage, so they are one run ``first <= t < last``.
+    """
+    if layout[layout.shape[0] - 1, LAYOUT_FROM] == 0:
+        return 0, layout.shape[0]  # one stage: skip finding the largest tile
+    top = max_exponent(lo, hi)
+    first = 0
+    while layout[first, LAYOUT_BELOW] <= top:
+        first += 1
+    last = first
+    while last < layout.shape[0] and layout[last, LAYOUT_FROM] <= top:
+        last += 1
+    return first, last
+
+
 @njit(cache=True, nogil=True)
 def board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, layout: np.ndarray) -> float:
     """The network's value of a board: the sum of its table entries over every placement."""
+    first, last = stage_rows(lo, hi, layout)
     total = 0.0
     for board in symmetric_boards(capped_board(lo, hi)):
-        for t in range(layout.shape[0]):
+        for t in range(first, last):
             total += weights[entry(board, layout, t)]
     return total
 
@@ -153,14 +178,15 @@ def learn_transition(
     layout: np.ndarray,
 ) -> None:
     """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
+    first, last = stage_rows(lo, hi, layout)
     boards = symmetric_boards(capped_board(lo, hi))
     value = 0.0
     for board in boards:
-        for t in range(layout.shape[0]):
+        for t in range(first, last):
             value += weights[entry(board, layout, t)]
     error = target - value
     for board in boards:
-        for t in range(layout.shape[0]):
+        for t in range(first, last):
             j = entry(board, layout, t)
             if temporal_coherence:
                 total_abs = coherence_abs[j]

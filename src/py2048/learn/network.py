@@ -9,37 +9,66 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.learn.kernels import board_value, greedy_move
-from py2048.learn.tuples import DEFAULT_TUPLES, table_sizes, tuple_layout, validate_tuples
+from py2048.learn.tuples import (
+    DEFAULT_TUPLES,
+    MAX_ENTRIES,
+    stage_sources,
+    table_sizes,
+    tuple_layout,
+    validate_stage_tiles,
+    validate_tuples,
+)
 
 
 @dataclass(eq=False)
 class NTupleNetwork:
     """A value function over 2048 boards: the sum of table entries over all tuple placements.
 
-    ``weights`` is one flat float32 array holding each tuple's table in turn (tuple ``t`` owns
-    ``16**len(tuples[t])`` entries). Values are in score points: the value of an afterstate
-    estimates the score still to come.
+    ``weights`` is one flat float32 array holding, for each stage in turn, each tuple's table in
+    turn (tuple ``t`` owns ``16**len(tuples[t])`` entries per stage). ``stage_tiles`` split the
+    game into stages by the board's largest tile (see :mod:`py2048.learn.tuples`); none means
+    one stage. Values are in score points: the value of an afterstate estimates the score
+    still to come.
     """
 
     tuples: tuple[tuple[int, ...], ...]
     weights: np.ndarray
+    stage_tiles: tuple[int, ...] = ()
     layout: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.tuples = validate_tuples(self.tuples)
-        expected = int(table_sizes(self.tuples).sum())
+        self.stage_tiles = validate_stage_tiles(self.stage_tiles)
+        expected = entry_count(self.tuples, self.stage_tiles)
         if self.weights.dtype != np.float32 or self.weights.shape != (expected,):
             raise ValueError(
-                f"weights must be a float32 array of {expected} entries for these tuples, "
-                f"got {self.weights.dtype} {self.weights.shape}"
+                f"weights must be a float32 array of {expected} entries for these tuples and "
+                f"stages, got {self.weights.dtype} {self.weights.shape}"
             )
-        self.layout = tuple_layout(self.tuples)
+        self.layout = tuple_layout(self.tuples, self.stage_tiles)
 
     @classmethod
-    def zeros(cls, tuples: Sequence[Sequence[int]] = DEFAULT_TUPLES) -> NTupleNetwork:
+    def zeros(
+        cls, tuples: Sequence[Sequence[int]] = DEFAULT_TUPLES, stage_tiles: Sequence[int] = ()
+    ) -> NTupleNetwork:
         """An untrained network (every board is worth 0), the usual starting point of TD."""
         tuples = validate_tuples(tuples)
-        return cls(tuples, np.zeros(int(table_sizes(tuples).sum()), dtype=np.float32))
+        stage_tiles = validate_stage_tiles(stage_tiles)
+        weights = np.zeros(entry_count(tuples, stage_tiles), dtype=np.float32)
+        return cls(tuples, weights, stage_tiles)
+
+    def split_stages(self, stage_tiles: Sequence[int]) -> NTupleNetwork:
+        """This network with more stage tiles; each new stage starts as a copy of its old one.
+
+        The split network values every board exactly as this one does, so training can go on
+        from it and let each stage drift toward its own part of the game.
+        """
+        stage_tiles = validate_stage_tiles(stage_tiles)
+        return NTupleNetwork(
+            self.tuples,
+            split_stage_array(self.weights, self.stage_tiles, stage_tiles),
+            stage_tiles,
+        )
 
     def value_packed(self, lo: int, hi: int) -> float:
         """Value of a packed board."""
@@ -59,3 +88,19 @@ class NTupleNetwork:
             ROW_TABLES,
         )[0]
         return None if direction < 0 else int(direction)
+
+
+def entry_count(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int]) -> int:
+    """Table entries of a network: every tuple's table, once per stage."""
+    count = int(table_sizes(tuples).sum()) * (len(stage_tiles) + 1)
+    if count > MAX_ENTRIES:
+        raise ValueError(f"these tuples and stages need {count} entries; the most is {MAX_ENTRIES}")
+    return count
+
+
+def split_stage_array(
+    array: np.ndarray, old_tiles: Sequence[int], new_tiles: Sequence[int]
+) -> np.ndarray:
+    """A per-entry array (weights, or a learning statistic) laid out for more stages."""
+    stages = array.reshape(len(old_tiles) + 1, -1)
+    return np.ascontiguousarray(stages[stage_sources(old_tiles, new_tiles)]).ravel()

@@ -31,12 +31,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from py2048.learn.network import NTupleNetwork
-from py2048.learn.tuples import format_tuples, parse_tuples, table_sizes
+from py2048.learn.network import NTupleNetwork, entry_count
+from py2048.learn.tuples import format_tuples, parse_tuples, validate_stage_tiles
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
 CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""Version 2 added stage tiles; files of version 1 read as networks of one stage."""
 INT16_LIMIT = 32767
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -148,6 +149,7 @@ def save_weights(
             format=np.array(WEIGHTS_FORMAT),
             version=np.array(FORMAT_VERSION),
             tuples=np.array(format_tuples(network.tuples)),
+            stage_tiles=np.array(network.stage_tiles, dtype=np.int64),
             size=np.array(weights.size, dtype=np.int64),
             scale=np.array(scale),
             value_type=np.array(values.dtype.name),
@@ -164,10 +166,13 @@ def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
 
     def read(archive: Any) -> NTupleNetwork:
         tuples = parse_tuples(str(archive["tuples"]))
+        stage_tiles = read_stage_tiles(archive)
         size = int(archive["size"])
-        expected = int(table_sizes(tuples).sum())
+        expected = entry_count(tuples, stage_tiles)
         if size != expected:
-            raise WeightsError(path, f"holds {size} entries, but its tuples need {expected}")
+            raise WeightsError(
+                path, f"holds {size} entries, but its tuples and stages need {expected}"
+            )
         value_type = _VALUE_TYPES.get(str(archive["value_type"]))
         bitmap = archive["nonzero"]
         planes = archive["value_planes"]
@@ -185,6 +190,13 @@ def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
             weights[nonzero] = values.astype(np.float64) * float(archive["scale"])
         else:
             weights[nonzero] = values
-        return NTupleNetwork(tuples, weights)
+        return NTupleNetwork(tuples, weights, stage_tiles)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
+
+
+def read_stage_tiles(archive: Any) -> tuple[int, ...]:
+    """The stage tiles stored in an archive; none in files written before stages existed."""
+    if "stage_tiles" not in archive.files:
+        return ()
+    return validate_stage_tiles(int(tile) for tile in archive["stage_tiles"])

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,8 +43,13 @@ from py2048.learn.kernels import (
     apply_records,
     play_segment,
 )
-from py2048.learn.network import NTupleNetwork
-from py2048.learn.tuples import DEFAULT_TUPLES, SYMMETRY_COUNT, validate_tuples
+from py2048.learn.network import NTupleNetwork, split_stage_array
+from py2048.learn.tuples import (
+    DEFAULT_TUPLES,
+    SYMMETRY_COUNT,
+    validate_stage_tiles,
+    validate_tuples,
+)
 
 DEFAULT_SEGMENT_MOVES = 2000
 RESTART_POOL_SIZE = 10_000
@@ -59,12 +64,16 @@ class TrainingConfig:
     ``alpha * error`` (each of its ``8 * len(tuples)`` entries by its share), scaled under
     temporal coherence by each entry's ``|E|/A``, which starts at 1.
 
+    ``stage_tiles`` split the network into stages by the board's largest tile (see
+    :mod:`py2048.learn.tuples`); none means one set of tables for the whole game.
+
     ``restart_tiles`` are the tiles whose first appearance in a game adds its board to the
     restart pool; ``restart_share`` is the share of games started from that pool once it holds
     a board (0: every game starts fresh).
     """
 
     tuples: tuple[tuple[int, ...], ...] = DEFAULT_TUPLES
+    stage_tiles: tuple[int, ...] = ()
     alpha: float = 1.0
     temporal_coherence: bool = True
     seed: int = 0
@@ -75,6 +84,7 @@ class TrainingConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tuples", validate_tuples(self.tuples))
+        object.__setattr__(self, "stage_tiles", validate_stage_tiles(self.stage_tiles))
         object.__setattr__(self, "seed", validate_seed(self.seed))
         if not (0.0 < self.alpha <= 1.0):
             raise ValueError(f"alpha must be above 0 and at most 1, got {self.alpha}")
@@ -147,9 +157,13 @@ class Trainer:
 
     def __init__(self, config: TrainingConfig, network: NTupleNetwork | None = None) -> None:
         self.config = config
-        self.network = network if network is not None else NTupleNetwork.zeros(config.tuples)
-        if self.network.tuples != config.tuples:
-            raise ValueError("the network's tuples differ from the training configuration's")
+        if network is None:
+            network = NTupleNetwork.zeros(config.tuples, config.stage_tiles)
+        self.network = network
+        if (network.tuples, network.stage_tiles) != (config.tuples, config.stage_tiles):
+            raise ValueError(
+                "the network's tuples or stages differ from the training configuration's"
+            )
         size = self.network.weights.size if config.temporal_coherence else 0
         self.coherence_sum = np.zeros(size, dtype=np.float32)
         self.coherence_abs = np.zeros(size, dtype=np.float32)
@@ -173,6 +187,18 @@ class Trainer:
         self._pool = ThreadPoolExecutor(workers) if workers > 1 else None
         self._base_key = np.uint64(seed_key(np.uint64(config.seed)))
         self._step = config.alpha / (len(config.tuples) * SYMMETRY_COUNT)
+
+    def split_stages(self, stage_tiles: Sequence[int]) -> None:
+        """Go on training with more stages, each new one a copy of the stage it came from.
+
+        The learning statistics are copied with the weights, so every entry of a new stage
+        learns at the rate its original had reached.
+        """
+        old_tiles = self.config.stage_tiles
+        self.network = self.network.split_stages(stage_tiles)
+        self.coherence_sum = split_stage_array(self.coherence_sum, old_tiles, stage_tiles)
+        self.coherence_abs = split_stage_array(self.coherence_abs, old_tiles, stage_tiles)
+        self.config = replace(self.config, stage_tiles=self.network.stage_tiles)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -10,11 +10,18 @@ reflections, and every game position trains all eight placements.
 Reading a tuple at every placement is the same as reading it at its own cells on each of the
 eight transformed boards, which is how the kernels do it: eight cheap bit transforms of the
 board, then each index is a few masks and shifts, one per run of consecutive cells.
+
+A network may have *stages* (Yeh et al. 2016, "multi-stage TD learning"): a full set of tables
+per range of the board's largest tile, split at the stage tiles. With stage tile 16384, boards
+whose largest tile is below 16384 read the first set and all others the second, so the same
+pattern of small tiles can mean one thing early in a game and another once a 16384 stands on
+the board, without the late game's rare positions pulling on the weights the early game uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -39,8 +46,10 @@ DEFAULT_SPEC = "0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10"
 
 SYMMETRY_COUNT = 8
 
-LAYOUT_OFFSET, LAYOUT_RUNS, LAYOUT_FIRST_RUN = 0, 1, 2
+LAYOUT_OFFSET, LAYOUT_FROM, LAYOUT_BELOW, LAYOUT_RUNS, LAYOUT_FIRST_RUN = 0, 1, 2, 3, 4
 LAYOUT_COLUMNS = LAYOUT_FIRST_RUN + 3 * MAX_TUPLE_LENGTH
+NO_LIMIT = 64
+"""An exponent above every tile's: the upper end of the last stage."""
 
 
 def parse_tuples(spec: str) -> tuple[tuple[int, ...], ...]:
@@ -85,32 +94,68 @@ def validate_tuples(tuples: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], .
     return tuple(checked)
 
 
+def validate_stage_tiles(stage_tiles: Sequence[int]) -> tuple[int, ...]:
+    """Return the stage tiles as a sorted tuple, or raise ValueError."""
+    tiles = tuple(sorted({int(tile) for tile in stage_tiles}))
+    for tile in tiles:
+        if tile < 4 or tile > 131072 or tile & (tile - 1):
+            raise ValueError(f"stage tiles must be powers of two from 4 to 131072, got {tile}")
+    return tiles
+
+
 def table_sizes(tuples: Sequence[Sequence[int]]) -> np.ndarray:
     """Entries in each tuple's table."""
     return np.array([CELL_VALUES ** len(cells) for cells in tuples], dtype=np.int64)
 
 
-def tuple_layout(tuples: Sequence[Sequence[int]]) -> np.ndarray:
-    """The int64 array the kernels read, one row per tuple.
+def stage_bounds(stage_tiles: Sequence[int]) -> list[tuple[int, int]]:
+    """Each stage's range of the largest tile's exponent: ``from <= exponent < below``."""
+    edges = [0, *(tile.bit_length() - 1 for tile in stage_tiles), NO_LIMIT]
+    return list(pairwise(edges))
 
-    A row holds where the tuple's table starts in the flat weights, its number of runs of
-    consecutive cells, then for each run ``(source shift, mask, target shift)``: the run's
+
+def stage_sources(old_tiles: Sequence[int], new_tiles: Sequence[int]) -> list[int]:
+    """For each stage split at ``new_tiles``, the stage split at ``old_tiles`` it lies within.
+
+    ``new_tiles`` must include every one of ``old_tiles``: stages can be split, never merged.
+    """
+    missing = set(old_tiles) - set(new_tiles)
+    if missing:
+        raise ValueError(
+            f"stage tiles can only be added; {', '.join(map(str, sorted(missing)))} would be lost"
+        )
+    old_starts = [start for start, _ in stage_bounds(old_tiles)]
+    return [sum(start >= old for old in old_starts) - 1 for start, _ in stage_bounds(new_tiles)]
+
+
+def tuple_layout(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int] = ()) -> np.ndarray:
+    """The int64 array the kernels read, one row per tuple and stage.
+
+    A row holds where its table starts in the flat weights (stage after stage, each holding
+    every tuple's table), the range of largest-tile exponents it applies to, its number of runs
+    of consecutive cells, then for each run ``(source shift, mask, target shift)``: the run's
     index bits are ``(board >> source) & mask``, placed at ``target`` in the tuple's index.
     Tuple ``0,1,2,4,5,6`` is two runs: cells 0-2 (bits 0-11 of the board) and cells 4-6.
     """
-    layout = np.zeros((len(tuples), LAYOUT_COLUMNS), dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(table_sizes(tuples))[:-1]))
-    for t, cells in enumerate(tuples):
-        layout[t, LAYOUT_OFFSET] = starts[t]
-        runs = 0
-        first = 0
-        for i in range(1, len(cells) + 1):
-            if i == len(cells) or cells[i] != cells[i - 1] + 1:
-                column = LAYOUT_FIRST_RUN + 3 * runs
-                layout[t, column] = 4 * cells[first]
-                layout[t, column + 1] = (1 << (4 * (i - first))) - 1
-                layout[t, column + 2] = 4 * first
-                runs += 1
-                first = i
-        layout[t, LAYOUT_RUNS] = runs
+    sizes = table_sizes(tuples)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    bounds = stage_bounds(stage_tiles)
+    layout = np.zeros((len(bounds) * len(tuples), LAYOUT_COLUMNS), dtype=np.int64)
+    for stage, (low, below) in enumerate(bounds):
+        for t, cells in enumerate(tuples):
+            row = layout[stage * len(tuples) + t]
+            row[LAYOUT_OFFSET] = stage * int(sizes.sum()) + starts[t]
+            row[LAYOUT_FROM] = low
+            row[LAYOUT_BELOW] = below
+            runs = 0
+            first = 0
+            for i in range(1, len(cells) + 1):
+                if i == len(cells) or cells[i] != cells[i - 1] + 1:
+                    column = LAYOUT_FIRST_RUN + 3 * runs
+                    row[column] = 4 * cells[first]
+                    row[column + 1] = (1 << (4 * (i - first))) - 1
+                    row[column + 2] = 4 * first
+                    runs += 1
+                    first = i
+            row[LAYOUT_RUNS] = runs
     return layout
