@@ -89,12 +89,36 @@ def test_staged_weights_round_trip_through_a_file(tmp_path: Path) -> None:
     assert np.array_equal(loaded.weights, network.weights)
 
 
+def test_quantised_stages_stay_within_half_a_step(tmp_path: Path) -> None:
+    network = random_weights(NTupleNetwork.zeros(SMALL_TUPLES, (2048,))).split_stages((2048, 8192))
+    network.weights.reshape(3, -1)[2, :100] += 1000.0
+    save_weights(network, tmp_path / "w.npz")
+    loaded = load_weights(tmp_path / "w.npz")
+    step = np.abs(network.weights).max() / 32767
+    assert np.all(np.abs(loaded.weights - network.weights) <= step / 2 + 1e-3)
+    _, second, third = loaded.weights.reshape(3, -1)
+    assert np.array_equal(second[100:], third[100:])
+    assert np.all(second[:100] != third[:100])
+
+
+def test_a_split_network_costs_little_more_file_than_its_first_stage(tmp_path: Path) -> None:
+    network = random_weights(NTupleNetwork.zeros(SMALL_TUPLES))
+    save_weights(network, tmp_path / "one.npz", quantize=False)
+    split = network.split_stages((4096, 16384))
+    split.weights.reshape(3, -1)[2, :50] = 7.0
+    save_weights(split, tmp_path / "three.npz", quantize=False)
+    one, three = ((tmp_path / name).stat().st_size for name in ("one.npz", "three.npz"))
+    assert three < one * 1.05
+    assert np.array_equal(load_weights(tmp_path / "three.npz").weights, split.weights)
+
+
 def test_a_file_written_before_stages_loads_as_one_stage(tmp_path: Path) -> None:
     network = random_weights(NTupleNetwork.zeros(SMALL_TUPLES))
     save_weights(network, tmp_path / "w.npz", quantize=False)
     with np.load(tmp_path / "w.npz") as archive:
         entries = {name: archive[name] for name in archive.files if name != "stage_tiles"}
     entries["version"] = np.array(1)
+    entries["nonzero"] = entries.pop("stored")
     np.savez_compressed(tmp_path / "w.npz", **entries)
     loaded = load_weights(tmp_path / "w.npz")
     assert FORMAT_VERSION > 1

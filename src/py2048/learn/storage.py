@@ -3,12 +3,13 @@
 Both are NumPy ``.npz`` archives (read with ``allow_pickle=False``, so a file can never run
 code) that start with a ``format`` entry naming what they are and a ``version``.
 
-- A *weights file* stores only the non-zero entries of the network: a bitmap of which entries
-  are non-zero, and their values, either exactly (``float32``) or quantised to ``int16`` with
+- A *weights file* stores only the entries that carry information: a bitmap of the stored
+  entries, and their values, either exactly (``float32``) or quantised to ``int16`` with
   one scale, split into byte planes (all low bytes, then all high bytes, which zlib compresses
-  better than interleaved ones). Most entries of a 6-tuple table are never visited in play
-  and stay 0, so this is a small fraction of the 268 MB that four dense 6-tuple tables take
-  in memory.
+  better than interleaved ones). In the first stage those are the non-zero entries: most
+  entries of a 6-tuple table are never visited in play and stay 0, so this is a small
+  fraction of the 268 MB that four dense 6-tuple tables take in memory. In each later stage
+  they are the entries that differ from the stage before; the others are copied from it.
 - A *checkpoint* stores everything training needs to continue exactly where it stopped:
   the configuration, the weights and temporal-coherence sums, the games in progress, and the
   counters. It is written uncompressed, because it is rewritten often and speed matters more.
@@ -131,18 +132,24 @@ def read_archive(
 def save_weights(
     network: NTupleNetwork, path: str | os.PathLike[str], *, quantize: bool = True
 ) -> None:
-    """Write the network's non-zero entries, quantised to int16 unless ``quantize`` is False.
+    """Write the network's informative entries, quantised to int16 unless ``quantize`` is False.
 
-    Unquantised files load back bit for bit; quantised ones lose at most half a scale step per
-    entry (``scale`` = the largest magnitude / 32767).
+    Stored are the first stage's non-zero entries and, for each later stage, the entries that
+    differ from the stage before (a stage split from another differs only where the two were
+    trained apart). Unquantised files load back bit for bit; quantised ones lose at most half a
+    scale step per entry (``scale`` = the largest magnitude / 32767).
     """
     weights = network.weights
-    nonzero = weights != 0
-    values: np.ndarray = weights[nonzero].astype("<f4")
     scale = 0.0
-    if quantize and values.size:
-        scale = float(np.abs(values).max()) / INT16_LIMIT
-        values = np.round(values.astype(np.float64) / scale).astype("<i2")
+    values = weights.astype("<f4", copy=False)
+    if quantize and weights.any():
+        scale = float(np.abs(weights).max()) / INT16_LIMIT
+        values = np.round(weights.astype(np.float64) / scale).astype("<i2")
+    stages = values.reshape(len(network.stage_tiles) + 1, -1)
+    stored = np.empty(stages.shape, dtype=bool)
+    stored[0] = stages[0] != 0
+    stored[1:] = stages[1:] != stages[:-1]
+    kept = values[stored.ravel()]
     with atomic_write(path) as handle:
         np.savez_compressed(
             handle,
@@ -152,9 +159,9 @@ def save_weights(
             stage_tiles=np.array(network.stage_tiles, dtype=np.int64),
             size=np.array(weights.size, dtype=np.int64),
             scale=np.array(scale),
-            value_type=np.array(values.dtype.name),
-            nonzero=np.packbits(nonzero),
-            value_planes=np.ascontiguousarray(values.view(np.uint8).reshape(-1, values.itemsize).T),
+            value_type=np.array(kept.dtype.name),
+            stored=np.packbits(stored),
+            value_planes=np.ascontiguousarray(kept.view(np.uint8).reshape(-1, kept.itemsize).T),
         )
 
 
@@ -174,22 +181,26 @@ def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
                 path, f"holds {size} entries, but its tuples and stages need {expected}"
             )
         value_type = _VALUE_TYPES.get(str(archive["value_type"]))
-        bitmap = archive["nonzero"]
+        bitmap = archive["stored" if "stored" in archive.files else "nonzero"]  # version 1
         planes = archive["value_planes"]
         if value_type is None or bitmap.dtype != np.uint8 or planes.dtype != np.uint8:
             raise WeightsError(path, "is damaged: unexpected entry types")
         if bitmap.shape != ((size + 7) // 8,) or planes.ndim != 2:
             raise WeightsError(path, "is damaged: entries of the wrong shape")
-        nonzero = np.unpackbits(bitmap, count=size).astype(bool)
-        count = int(np.count_nonzero(nonzero))
+        stored = np.unpackbits(bitmap, count=size).astype(bool)
+        count = int(np.count_nonzero(stored))
         if planes.shape != (value_type.itemsize, count):
-            raise WeightsError(path, f"is damaged: {count} non-zero entries but not as many values")
+            raise WeightsError(path, f"is damaged: {count} stored entries but not as many values")
         values = np.ascontiguousarray(planes.T).view(value_type).ravel()
         weights = np.zeros(size, dtype=np.float32)
         if value_type == np.int16:
-            weights[nonzero] = values.astype(np.float64) * float(archive["scale"])
+            weights[stored] = values.astype(np.float64) * float(archive["scale"])
         else:
-            weights[nonzero] = values
+            weights[stored] = values
+        stages = weights.reshape(len(stage_tiles) + 1, -1)
+        inherited = ~stored.reshape(stages.shape)
+        for stage in range(1, stages.shape[0]):
+            stages[stage, inherited[stage]] = stages[stage - 1, inherited[stage]]
         return NTupleNetwork(tuples, weights, stage_tiles)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
