@@ -200,7 +200,7 @@ def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
         stages = weights.reshape(len(stage_tiles) + 1, -1)
         inherited = ~stored.reshape(stages.shape)
         for stage in range(1, stages.shape[0]):
-            stages[stage, inherited[stage]] = stages[stage - 1, inherited[stage]]
+            np.copyto(stages[stage], stages[stage - 1], where=inherited[stage])
         return NTupleNetwork(tuples, weights, stage_tiles)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
