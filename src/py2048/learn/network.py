@@ -11,9 +11,8 @@ from py2048.engine.board import ROW_TABLES, pack
 from py2048.learn.kernels import board_value, greedy_move
 from py2048.learn.tuples import (
     DEFAULT_TUPLES,
-    MAX_ENTRIES,
+    entry_count,
     stage_sources,
-    table_sizes,
     tuple_layout,
     validate_stage_tiles,
     validate_tuples,
@@ -88,14 +87,6 @@ class NTupleNetwork:
             ROW_TABLES,
         )[0]
         return None if direction < 0 else int(direction)
-
-
-def entry_count(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int]) -> int:
-    """Table entries of a network: every tuple's table, once per stage."""
-    count = int(table_sizes(tuples).sum()) * (len(stage_tiles) + 1)
-    if count > MAX_ENTRIES:
-        raise ValueError(f"these tuples and stages need {count} entries; the most is {MAX_ENTRIES}")
-    return count
 
 
 def split_stage_array(

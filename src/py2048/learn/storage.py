@@ -32,8 +32,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from py2048.learn.network import NTupleNetwork, entry_count
-from py2048.learn.tuples import format_tuples, parse_tuples, validate_stage_tiles
+from py2048.learn.network import NTupleNetwork
+from py2048.learn.tuples import entry_count, format_tuples, parse_tuples, validate_stage_tiles
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
 CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
@@ -142,8 +142,9 @@ def save_weights(
     weights = network.weights
     scale = 0.0
     values = weights.astype("<f4", copy=False)
-    if quantize and weights.any():
-        scale = float(np.abs(weights).max()) / INT16_LIMIT
+    largest = float(np.abs(weights).max(initial=0.0))
+    if quantize and largest > 0:
+        scale = largest / INT16_LIMIT
         values = np.round(weights.astype(np.float64) / scale).astype("<i2")
     stages = values.reshape(len(network.stage_tiles) + 1, -1)
     stored = np.empty(stages.shape, dtype=bool)

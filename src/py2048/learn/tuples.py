@@ -108,6 +108,14 @@ def table_sizes(tuples: Sequence[Sequence[int]]) -> np.ndarray:
     return np.array([CELL_VALUES ** len(cells) for cells in tuples], dtype=np.int64)
 
 
+def entry_count(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int]) -> int:
+    """Table entries of a network: every tuple's table, once per stage."""
+    count = int(table_sizes(tuples).sum()) * (len(stage_tiles) + 1)
+    if count > MAX_ENTRIES:
+        raise ValueError(f"these tuples and stages need {count} entries; the most is {MAX_ENTRIES}")
+    return count
+
+
 def stage_bounds(stage_tiles: Sequence[int]) -> list[tuple[int, int]]:
     """Each stage's range of the largest tile's exponent: ``from <= exponent < below``."""
     edges = [0, *(tile.bit_length() - 1 for tile in stage_tiles), NO_LIMIT]
@@ -138,24 +146,27 @@ def tuple_layout(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int] = (
     Tuple ``0,1,2,4,5,6`` is two runs: cells 0-2 (bits 0-11 of the board) and cells 4-6.
     """
     sizes = table_sizes(tuples)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    rows = np.zeros((len(tuples), LAYOUT_COLUMNS), dtype=np.int64)
+    rows[:, LAYOUT_OFFSET] = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    for t, cells in enumerate(tuples):
+        runs = 0
+        first = 0
+        for i in range(1, len(cells) + 1):
+            if i == len(cells) or cells[i] != cells[i - 1] + 1:
+                column = LAYOUT_FIRST_RUN + 3 * runs
+                rows[t, column : column + 3] = (
+                    4 * cells[first],
+                    (1 << (4 * (i - first))) - 1,
+                    4 * first,
+                )
+                runs += 1
+                first = i
+        rows[t, LAYOUT_RUNS] = runs
     bounds = stage_bounds(stage_tiles)
-    layout = np.zeros((len(bounds) * len(tuples), LAYOUT_COLUMNS), dtype=np.int64)
+    layout = np.tile(rows, (len(bounds), 1))
     for stage, (low, below) in enumerate(bounds):
-        for t, cells in enumerate(tuples):
-            row = layout[stage * len(tuples) + t]
-            row[LAYOUT_OFFSET] = stage * int(sizes.sum()) + starts[t]
-            row[LAYOUT_FROM] = low
-            row[LAYOUT_BELOW] = below
-            runs = 0
-            first = 0
-            for i in range(1, len(cells) + 1):
-                if i == len(cells) or cells[i] != cells[i - 1] + 1:
-                    column = LAYOUT_FIRST_RUN + 3 * runs
-                    row[column] = 4 * cells[first]
-                    row[column + 1] = (1 << (4 * (i - first))) - 1
-                    row[column + 2] = 4 * first
-                    runs += 1
-                    first = i
-            row[LAYOUT_RUNS] = runs
+        stage_rows = layout[stage * len(tuples) : (stage + 1) * len(tuples)]
+        stage_rows[:, LAYOUT_OFFSET] += stage * int(sizes.sum())
+        stage_rows[:, LAYOUT_FROM] = low
+        stage_rows[:, LAYOUT_BELOW] = below
     return layout
