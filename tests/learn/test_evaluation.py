@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,42 @@ EVALUATOR = network_evaluator(NETWORK)
 def test_the_evaluation_is_the_network_value(cells: list[int]) -> None:
     lo, hi = pack_exponents(cells)
     assert EVALUATOR(lo, hi) == NETWORK.value_packed(lo, hi)
+
+
+def noisy(tuples: tuple[tuple[int, ...], ...], stage_tiles: tuple[int, ...] = ()) -> NTupleNetwork:
+    network = NTupleNetwork.zeros(tuples, stage_tiles)
+    network.weights[:] = np.random.default_rng(3).normal(0, 100, network.weights.size)
+    return network
+
+
+SHAPES = [
+    noisy(((0, 5, 10, 15), (3, 6, 9, 12, 1))),  # scattered cells: many runs
+    noisy(((0, 1, 2), (7, 11, 15), (12, 13, 8, 9))),  # cells out of order
+    noisy(SMALL_TUPLES, (256, 16384)),  # three stages
+    noisy(((15, 14, 13, 12, 11),), (4096,)),  # read backwards, two stages
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=exponent_lists, shape=st.integers(0, len(SHAPES) - 1))
+def test_the_compiled_kernel_reads_every_layout_as_the_network_does(
+    cells: list[int], shape: int
+) -> None:
+    network = SHAPES[shape]
+    lo, hi = pack_exponents(cells)
+    assert network_evaluator(network)(lo, hi) == max(network.value_packed(lo, hi), 0.0)
+
+
+@pytest.mark.parametrize("top", range(1, 18))
+def test_the_compiled_kernel_picks_the_stage_of_every_largest_tile(top: int) -> None:
+    rng = np.random.default_rng(top)
+    for network in SHAPES[2:]:
+        evaluator = network_evaluator(network)
+        for _ in range(20):
+            cells = [int(e) for e in rng.integers(0, top, 16)]
+            cells[int(rng.integers(16))] = top
+            lo, hi = pack_exponents(cells)
+            assert evaluator(lo, hi) == max(network.value_packed(lo, hi), 0.0)
 
 
 def test_no_board_is_worth_less_than_a_lost_game() -> None:

@@ -19,27 +19,77 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from numba.core.dispatcher import Dispatcher
 
-from py2048.learn.kernels import board_value
+from py2048.engine.board import max_exponent
+from py2048.learn.kernels import capped_board, symmetric_boards
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.storage import load_weights
+from py2048.learn.tuples import (
+    LAYOUT_BELOW,
+    LAYOUT_FIRST_RUN,
+    LAYOUT_FROM,
+    LAYOUT_OFFSET,
+    LAYOUT_RUNS,
+)
 from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
 
 SHIPPED_WEIGHTS = "ntuple-4x6.npz"
 WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
 
 
-@njit(KERNEL_SIGNATURE, cache=True, nogil=True)
-def ntuple_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, layout: np.ndarray) -> float:
-    """The network's value of an afterstate, never below 0 (the value of a lost game)."""
-    return max(board_value(lo, hi, weights[0], layout), 0.0)
+def value_kernel(layout: np.ndarray) -> Dispatcher:
+    """The solver kernel for networks of this layout: a network's value, never below 0.
+
+    0 is the value of a lost game. The layout (which table, which masks and shifts read each
+    tuple) is compiled into the kernel as constants, where ``kernels.board_value`` reads it
+    from an array at run time: numba then folds the index arithmetic away, which made d2
+    searches twice as fast (``docs/solver.md``) with bit-identical values. numba caches one
+    compiled kernel per layout on disk, so only a network of a new shape compiles (about a
+    second).
+    """
+    return _compiled_kernel(tuple(tuple(int(x) for x in row) for row in layout))
+
+
+@lru_cache(maxsize=16)
+def _compiled_kernel(layout: tuple[tuple[int, ...], ...]) -> Dispatcher:
+    runs = max(row[LAYOUT_RUNS] for row in layout)
+    staged = layout[-1][LAYOUT_FROM] > 0
+    # Each row: table offset, stage range (largest tile's exponent from, below), then
+    # (shift, mask, destination) per run of cells; shorter tuples pad with zero masks.
+    plan = tuple(
+        (
+            row[LAYOUT_OFFSET],
+            row[LAYOUT_FROM],
+            row[LAYOUT_BELOW],
+            *row[LAYOUT_FIRST_RUN : LAYOUT_FIRST_RUN + 3 * runs],
+        )
+        for row in layout
+    )
+
+    @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
+    def ntuple_value(lo, hi, weights, layout):
+        table = weights[0]
+        top = max_exponent(lo, hi) if staged else 0
+        total = 0.0
+        for board in symmetric_boards(capped_board(lo, hi)):
+            for row in plan:
+                if row[1] <= top < row[2]:
+                    index = np.uint64(0)
+                    for r in range(runs):
+                        cells = (board >> np.uint64(row[3 + 3 * r])) & np.uint64(row[4 + 3 * r])
+                        index |= cells << np.uint64(row[5 + 3 * r])
+                    total += table[row[0] + int(index)]
+        return max(total, 0.0)
+
+    return ntuple_value
 
 
 def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator:
     """Wrap any network as a solver evaluation (the weights are shared, not copied)."""
     return Evaluator(
         name,
-        ntuple_value,
+        value_kernel(network.layout),
         network.weights.reshape(1, -1),
         network.layout,
         gain_weight=1.0,
