@@ -17,3 +17,11 @@ def random_network() -> NTupleNetwork:
     network = NTupleNetwork.zeros(SMALL_TUPLES)
     network.weights[:] = np.random.default_rng(7).normal(0, 100, network.weights.size)
     return network
+
+
+def whole_weights(network: NTupleNetwork, seed: int = 2, low: int = -32767) -> NTupleNetwork:
+    """Whole-number weights from ``low`` to 32767: int16 with scale 1, so the solver's
+    quantised evaluation of the network is exact."""
+    network.weights[:] = np.random.default_rng(seed).integers(low, 32768, network.weights.size)
+    network.weights[0] = 32767
+    return network

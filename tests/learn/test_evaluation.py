@@ -6,24 +6,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack_exponents, unpack
-from py2048.learn.evaluation import network_evaluator, shipped_network
-from py2048.learn.network import NTupleNetwork
+from py2048.learn.evaluation import network_evaluator, shipped_network, weights_path
+from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.play import play_greedy
 from py2048.solver import available_evaluators, best_move
-from tests.learn.conftest import SMALL_TUPLES
+from tests.learn.conftest import SMALL_TUPLES, whole_weights
 
 exponent_lists = st.lists(st.integers(0, 17), min_size=16, max_size=16).filter(
     lambda cells: cells.count(17) <= 1
 )
 
 
-def small_network() -> NTupleNetwork:
-    network = NTupleNetwork.zeros(SMALL_TUPLES)
-    network.weights[:] = np.abs(np.random.default_rng(2).normal(0, 100, network.weights.size))
-    return network
-
-
-NETWORK = small_network()
+NETWORK = whole_weights(NTupleNetwork.zeros(SMALL_TUPLES), low=0)
 EVALUATOR = network_evaluator(NETWORK)
 
 
@@ -34,10 +28,22 @@ def test_the_evaluation_is_the_network_value(cells: list[int]) -> None:
     assert EVALUATOR(lo, hi) == NETWORK.value_packed(lo, hi)
 
 
+NOISY = NTupleNetwork.zeros(SMALL_TUPLES)
+NOISY.weights[:] = np.random.default_rng(3).normal(0, 100, NOISY.weights.size)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=exponent_lists)
+def test_the_evaluation_rounds_each_entry_by_at_most_half_a_step(cells: list[int]) -> None:
+    scale = np.abs(NOISY.weights).max() / 32767
+    reads = 8 * len(SMALL_TUPLES)
+    lo, hi = pack_exponents(cells)
+    exact = max(NOISY.value_packed(lo, hi), 0.0)
+    assert abs(network_evaluator(NOISY)(lo, hi) - exact) <= reads * scale / 2 + 1e-9 * abs(exact)
+
+
 def noisy(tuples: tuple[tuple[int, ...], ...], stage_tiles: tuple[int, ...] = ()) -> NTupleNetwork:
-    network = NTupleNetwork.zeros(tuples, stage_tiles)
-    network.weights[:] = np.random.default_rng(3).normal(0, 100, network.weights.size)
-    return network
+    return whole_weights(NTupleNetwork.zeros(tuples, stage_tiles), seed=len(tuples))
 
 
 SHAPES = [
@@ -68,6 +74,17 @@ def test_the_compiled_kernel_picks_the_stage_of_every_largest_tile(top: int) -> 
             cells[int(rng.integers(16))] = top
             lo, hi = pack_exponents(cells)
             assert evaluator(lo, hi) == max(network.value_packed(lo, hi), 0.0)
+
+
+def test_the_shipped_network_searches_with_the_entries_of_its_file() -> None:
+    network = shipped_network()
+    scale, values = quantise(network.weights)
+    with np.load(weights_path()) as archive:
+        assert scale == float(archive["scale"])
+        stored = np.unpackbits(archive["nonzero"], count=network.weights.size).astype(bool)
+        planes = np.ascontiguousarray(archive["value_planes"].T)
+        assert np.array_equal(values[stored], planes.view("<i2").ravel())
+        assert not values[~stored].any()
 
 
 def test_no_board_is_worth_less_than_a_lost_game() -> None:

@@ -16,7 +16,7 @@ from py2048.learn.evaluation import network_evaluator
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.storage import FORMAT_VERSION, load_weights, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
-from tests.learn.conftest import SMALL_TUPLES
+from tests.learn.conftest import SMALL_TUPLES, whole_weights
 from tests.learn.test_command import arguments
 
 tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 64, 256, 1024, 4096, 16384, 32768, 65536, 131072])
@@ -75,7 +75,7 @@ def test_a_stage_tile_must_be_a_tile(tile: int) -> None:
 
 
 def test_the_solver_evaluation_reads_the_right_stage() -> None:
-    network = random_weights(NTupleNetwork.zeros(SMALL_TUPLES, (16384,)))
+    network = whole_weights(NTupleNetwork.zeros(SMALL_TUPLES, (16384,)))
     evaluator = network_evaluator(network)
     for board in ([[16384, 2, 0, 0]] + [[0] * 4] * 3, [[8192, 2, 0, 0]] + [[0] * 4] * 3):
         assert evaluator(*pack(board)) == max(network.value(board), 0.0)

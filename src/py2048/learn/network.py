@@ -95,3 +95,25 @@ def split_stage_array(
     """A per-entry array (weights, or a learning statistic) laid out for more stages."""
     stages = array.reshape(len(old_tiles) + 1, -1)
     return np.ascontiguousarray(stages[stage_sources(old_tiles, new_tiles)]).ravel()
+
+
+INT16_LIMIT = 32767
+_QUANTISE_CHUNK = 1 << 22
+
+
+def quantise(weights: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(scale, values)``: int16 values whose products with ``scale`` are nearest the weights.
+
+    ``scale`` is the largest magnitude / 32767 (0.0 for all-zero weights), so every entry moves
+    by at most half a step. Rounded a chunk at a time in float64, so quantising the default
+    268 MB of weights needs no float64 copy of them.
+    """
+    largest = max(float(weights.max(initial=0.0)), -float(weights.min(initial=0.0)))
+    values = np.zeros(weights.size, dtype="<i2")
+    if largest == 0.0:
+        return 0.0, values
+    scale = largest / INT16_LIMIT
+    for start in range(0, weights.size, _QUANTISE_CHUNK):
+        part = weights[start : start + _QUANTISE_CHUNK].astype(np.float64)
+        values[start : start + _QUANTISE_CHUNK] = np.round(part / scale)
+    return scale, values

@@ -32,14 +32,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from py2048.learn.network import NTupleNetwork
+from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.tuples import entry_count, format_tuples, parse_tuples, validate_stage_tiles
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
 CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
 FORMAT_VERSION = 2
 """Version 2 added stage tiles; files of version 1 read as networks of one stage."""
-INT16_LIMIT = 32767
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -140,12 +139,7 @@ def save_weights(
     scale step per entry (``scale`` = the largest magnitude / 32767).
     """
     weights = network.weights
-    scale = 0.0
-    values = weights.astype("<f4", copy=False)
-    largest = float(np.abs(weights).max(initial=0.0))
-    if quantize and largest > 0:
-        scale = largest / INT16_LIMIT
-        values = np.round(weights.astype(np.float64) / scale).astype("<i2")
+    scale, values = quantise(weights) if quantize else (0.0, weights.astype("<f4", copy=False))
     stages = values.reshape(len(network.stage_tiles) + 1, -1)
     stored = np.empty(stages.shape, dtype=bool)
     stored[0] = stages[0] != 0

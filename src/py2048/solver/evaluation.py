@@ -27,9 +27,9 @@ whose values are not anchored at 0: losing then costs the same on every board, w
 tiles or with a 131072).
 
 ``weights`` (float32, 2-D, C order) and ``layout`` (int64, 2-D, C order) are whatever the kernel
-needs: the heuristic uses one row table in ``weights`` and an empty ``layout``; an n-tuple
-network can keep one row of weights per tuple in ``weights`` and the tuples' cells in
-``layout``.
+needs: the heuristic uses one row table in ``weights`` and an empty ``layout``; the n-tuple
+network keeps its int16 entries in ``weights``, two to a word, which its kernel views as int16
+(:mod:`py2048.learn.evaluation`).
 
 ``lines`` lets an evaluation that is a sum of line scores (like the heuristic) skip the call:
 see :attr:`Evaluator.lines`.
