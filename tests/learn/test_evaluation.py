@@ -6,9 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack_exponents, unpack
-from py2048.learn.evaluation import network_evaluator, shipped_network, weights_path
+from py2048.learn.evaluation import network_evaluator, weights_path
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.play import play_greedy
+from py2048.learn.storage import load_weights
 from py2048.solver import available_evaluators, best_move
 from tests.learn.conftest import SMALL_TUPLES, whole_weights
 
@@ -76,8 +77,13 @@ def test_the_compiled_kernel_picks_the_stage_of_every_largest_tile(top: int) -> 
             assert evaluator(lo, hi) == max(network.value_packed(lo, hi), 0.0)
 
 
-def test_the_shipped_network_searches_with_the_entries_of_its_file() -> None:
-    network = shipped_network()
+@pytest.fixture(scope="module")
+def shipped() -> NTupleNetwork:
+    return load_weights(weights_path())
+
+
+def test_the_shipped_network_searches_with_the_entries_of_its_file(shipped: NTupleNetwork) -> None:
+    network = shipped
     scale, values = quantise(network.weights)
     with np.load(weights_path()) as archive:
         assert scale == float(archive["scale"])
@@ -115,6 +121,6 @@ def test_the_ntuple_evaluator_is_available_by_name() -> None:
     assert hint.direction in hint.values
 
 
-def test_the_shipped_network_reaches_2048_greedily() -> None:
-    games = play_greedy(shipped_network(), 20, seed=12345)
+def test_the_shipped_network_reaches_2048_greedily(shipped: NTupleNetwork) -> None:
+    games = play_greedy(shipped, 20, seed=12345)
     assert sum(game.max_exponent >= 11 for game in games) >= 16

@@ -116,12 +116,6 @@ def weights_path() -> Path:
     return Path(str(files("py2048.learn") / "weights" / SHIPPED_WEIGHTS))
 
 
-@lru_cache(maxsize=1)
-def shipped_network() -> NTupleNetwork:
-    """The network ``"ntuple"`` uses, loaded once per process."""
-    return load_weights(weights_path())
-
-
 def shipped_evaluator() -> Evaluator:
     """The ``"ntuple"`` evaluation; it keeps only the int16 copy of the network it loads."""
     return network_evaluator(load_weights(weights_path()))

@@ -177,9 +177,9 @@ def best_move(
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
     "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation:
     "ntuple" (the default, the shipped learned network) or "heuristic" (hand-made terms, no
-    268 MB tables to load). Raises ValueError for an impossible board or bad settings.
+    134 MB tables to load). Raises ValueError for an impossible board or bad settings.
 
-    The first search in a process loads the network (about 1.5 s) and the first search on a
+    The first search in a process loads the network (1-2 s) and the first search on a
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
