@@ -43,15 +43,18 @@ def test_the_evaluation_rounds_each_entry_by_at_most_half_a_step(cells: list[int
     assert abs(network_evaluator(NOISY)(lo, hi) - exact) <= reads * scale / 2 + 1e-9 * abs(exact)
 
 
-def noisy(tuples: tuple[tuple[int, ...], ...], stage_tiles: tuple[int, ...] = ()) -> NTupleNetwork:
-    return whole_weights(NTupleNetwork.zeros(tuples, stage_tiles), seed=len(tuples))
+Tuples = tuple[tuple[int, ...], ...]
+
+
+def whole_network(tuples: Tuples, stages: tuple[int, ...] = ()) -> NTupleNetwork:
+    return whole_weights(NTupleNetwork.zeros(tuples, stages), seed=len(tuples))
 
 
 SHAPES = [
-    noisy(((0, 5, 10, 15), (3, 6, 9, 12, 1))),  # scattered cells: many runs
-    noisy(((0, 1, 2), (7, 11, 15), (12, 13, 8, 9))),  # cells out of order
-    noisy(SMALL_TUPLES, (256, 16384)),  # three stages
-    noisy(((15, 14, 13, 12, 11),), (4096,)),  # read backwards, two stages
+    whole_network(((0, 5, 10, 15), (3, 6, 9, 12, 1))),  # scattered cells: many runs
+    whole_network(((0, 1, 2), (7, 11, 15), (12, 13, 8, 9))),  # cells out of order
+    whole_network(SMALL_TUPLES, (256, 16384)),  # three stages
+    whole_network(((15, 14, 13, 12, 11),), (4096,)),  # read backwards, two stages
 ]
 
 
@@ -83,11 +86,11 @@ def shipped() -> NTupleNetwork:
 
 
 def test_the_shipped_network_searches_with_the_entries_of_its_file(shipped: NTupleNetwork) -> None:
-    network = shipped
-    scale, values = quantise(network.weights)
+    scale, values = quantise(shipped.weights)
     with np.load(weights_path()) as archive:
         assert scale == float(archive["scale"])
-        stored = np.unpackbits(archive["nonzero"], count=network.weights.size).astype(bool)
+        bitmap = archive["stored" if "stored" in archive.files else "nonzero"]
+        stored = np.unpackbits(bitmap, count=shipped.weights.size).astype(bool)
         planes = np.ascontiguousarray(archive["value_planes"].T)
         assert np.array_equal(values[stored], planes.view("<i2").ravel())
         assert not values[~stored].any()
