@@ -3,7 +3,8 @@
 Importing this module registers the ``"ntuple"`` evaluator with :mod:`py2048.solver`; the
 solver imports it on first use of that name. The network estimates the score still to come
 after an afterstate, so the search adds each move's gain to it (``gain_weight`` 1.0), and
-greedy play with it (depth 0) is exactly how the network was trained to play.
+greedy play with it (depth 0) is how the network was trained to play (with its weights rounded
+to int16 steps, as the shipped file stores them).
 
 The weights come from the file shipped inside the package, or from the file named by the
 environment variable ``PY2048_NTUPLE_WEIGHTS`` (to measure a network of your own with
