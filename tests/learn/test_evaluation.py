@@ -9,7 +9,7 @@ from py2048.engine.board import pack_exponents, unpack
 from py2048.learn.evaluation import network_evaluator, weights_path
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.play import play_greedy
-from py2048.learn.storage import load_weights
+from py2048.learn.storage import load_int16_weights, load_weights
 from py2048.solver import available_evaluators, best_move
 from tests.learn.conftest import SMALL_TUPLES, whole_weights
 
@@ -86,14 +86,15 @@ def shipped() -> NTupleNetwork:
 
 
 def test_the_shipped_network_searches_with_the_entries_of_its_file(shipped: NTupleNetwork) -> None:
-    scale, values = quantise(shipped.weights)
+    weights = load_int16_weights(weights_path())
     with np.load(weights_path()) as archive:
-        assert scale == float(archive["scale"])
+        assert weights.scale == float(archive["scale"])
         bitmap = archive["stored" if "stored" in archive.files else "nonzero"]
         stored = np.unpackbits(bitmap, count=shipped.weights.size).astype(bool)
         planes = np.ascontiguousarray(archive["value_planes"].T)
-        assert np.array_equal(values[stored], planes.view("<i2").ravel())
-        assert not values[~stored].any()
+        assert np.array_equal(weights.entries[stored], planes.view("<i2").ravel())
+        assert not weights.entries[~stored].any()
+    assert np.array_equal(weights.entries, quantise(shipped.weights)[1])
 
 
 def test_no_board_is_worth_less_than_a_lost_game() -> None:

@@ -6,8 +6,14 @@ import numpy as np
 import pytest
 
 from py2048.learn.checkpoint import save_checkpoint
-from py2048.learn.network import NTupleNetwork
-from py2048.learn.storage import WeightsError, atomic_write, load_weights, save_weights
+from py2048.learn.network import NTupleNetwork, quantise
+from py2048.learn.storage import (
+    WeightsError,
+    atomic_write,
+    load_int16_weights,
+    load_weights,
+    save_weights,
+)
 from py2048.learn.training import Trainer, TrainingConfig
 from tests.learn.conftest import SMALL_TUPLES
 
@@ -27,6 +33,20 @@ def test_unquantised_weights_round_trip_exactly(tmp_path: Path) -> None:
     loaded = load_weights(tmp_path / "w.npz")
     assert loaded.tuples == network.tuples
     assert np.array_equal(loaded.weights, network.weights)
+
+
+@pytest.mark.parametrize("quantize", [True, False])
+def test_the_solver_reads_a_file_as_the_int16_steps_of_its_network(
+    tmp_path: Path, quantize: bool
+) -> None:
+    network = sparse_network().split_stages((256,))
+    network.weights.reshape(2, -1)[1, :50] += 500.0
+    save_weights(network, tmp_path / "w.npz", quantize=quantize)
+    read = load_int16_weights(tmp_path / "w.npz")
+    scale, entries = quantise(load_weights(tmp_path / "w.npz").weights)
+    assert (read.tuples, read.stage_tiles) == (network.tuples, (256,))
+    assert np.array_equal(read.entries, entries)
+    assert read.scale == pytest.approx(scale, rel=1e-6)
 
 
 def test_quantised_weights_stay_within_half_a_step(tmp_path: Path) -> None:

@@ -25,13 +25,14 @@ from numba.core.dispatcher import Dispatcher
 from py2048.engine.board import max_exponent
 from py2048.learn.kernels import capped_board, symmetric_boards
 from py2048.learn.network import NTupleNetwork, quantise
-from py2048.learn.storage import load_weights
+from py2048.learn.storage import load_int16_weights
 from py2048.learn.tuples import (
     LAYOUT_BELOW,
     LAYOUT_FIRST_RUN,
     LAYOUT_FROM,
     LAYOUT_OFFSET,
     LAYOUT_RUNS,
+    tuple_layout,
 )
 from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
 
@@ -44,20 +45,27 @@ def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator
 
     The search reads the network's entries as int16 (:func:`~py2048.learn.network.quantise`):
     half the memory of float32 (134 MB for the default tuples) and quicker searches, since
-    more of the tables' busy entries stay in the processor's caches. A shipped weights file
-    already holds int16 entries of the same scale, so its network searches with the entries
-    it was saved with; any other network's entries move by at most half a step
-    (``scale / 2``). The Evaluator's ``weights`` are those int16 entries, two to a float32
-    word, as the evaluation interface passes every table as float32.
+    more of the tables' busy entries stay in the processor's caches. Each entry moves by at
+    most half a step (``scale / 2``); a shipped weights file already holds such entries, and
+    :func:`shipped_evaluator` reads them directly.
     """
-    scale, values = quantise(network.weights)
-    if values.size % 2:
-        values = np.append(values, np.int16(0))
+    scale, entries = quantise(network.weights)
+    return int16_evaluator(network.layout, scale, entries, name)
+
+
+def int16_evaluator(layout: np.ndarray, scale: float, entries: np.ndarray, name: str) -> Evaluator:
+    """The evaluation of a network whose entries are int16 steps of ``scale``.
+
+    The Evaluator's ``weights`` are those entries, two to a float32 word, as the evaluation
+    interface passes every table as float32.
+    """
+    if entries.size % 2:
+        entries = np.append(entries, np.int16(0))
     return Evaluator(
         name,
-        value_kernel(network.layout, scale),
-        values.view(np.float32).reshape(1, -1),
-        network.layout,
+        value_kernel(layout, scale),
+        entries.view(np.float32).reshape(1, -1),
+        layout,
         gain_weight=1.0,
     )
 
@@ -118,8 +126,10 @@ def weights_path() -> Path:
 
 
 def shipped_evaluator() -> Evaluator:
-    """The ``"ntuple"`` evaluation; it keeps only the int16 copy of the network it loads."""
-    return network_evaluator(load_weights(weights_path()))
+    """The ``"ntuple"`` evaluation, read from the file's int16 entries with no float32 copy."""
+    weights = load_int16_weights(weights_path())
+    layout = tuple_layout(weights.tuples, weights.stage_tiles)
+    return int16_evaluator(layout, weights.scale, weights.entries, "ntuple")
 
 
 register_evaluator("ntuple", shipped_evaluator)

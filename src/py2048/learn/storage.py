@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
@@ -163,42 +163,81 @@ def save_weights(
 _VALUE_TYPES = {"int16": np.dtype("<i2"), "float32": np.dtype("<f4")}
 
 
+class Int16Weights(NamedTuple):
+    """A network's entries as int16 steps of ``scale``: what the solver reads."""
+
+    tuples: tuple[tuple[int, ...], ...]
+    stage_tiles: tuple[int, ...]
+    scale: float
+    entries: np.ndarray
+
+
 def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
     """Read a weights file written by :func:`save_weights`."""
 
     def read(archive: Any) -> NTupleNetwork:
-        tuples = parse_tuples(str(archive["tuples"]))
-        stage_tiles = read_stage_tiles(archive)
-        size = int(archive["size"])
-        expected = entry_count(tuples, stage_tiles)
-        if size != expected:
-            raise WeightsError(
-                path, f"holds {size} entries, but its tuples and stages need {expected}"
-            )
-        value_type = _VALUE_TYPES.get(str(archive["value_type"]))
-        bitmap = archive["stored" if "stored" in archive.files else "nonzero"]  # version 1
-        planes = archive["value_planes"]
-        if value_type is None or bitmap.dtype != np.uint8 or planes.dtype != np.uint8:
-            raise WeightsError(path, "is damaged: unexpected entry types")
-        if bitmap.shape != ((size + 7) // 8,) or planes.ndim != 2:
-            raise WeightsError(path, "is damaged: entries of the wrong shape")
-        stored = np.unpackbits(bitmap, count=size).astype(bool)
-        count = int(np.count_nonzero(stored))
-        if planes.shape != (value_type.itemsize, count):
-            raise WeightsError(path, f"is damaged: {count} stored entries but not as many values")
-        values = np.ascontiguousarray(planes.T).view(value_type).ravel()
-        weights = np.zeros(size, dtype=np.float32)
-        if value_type == np.int16:
-            weights[stored] = values.astype(np.float64) * float(archive["scale"])
-        else:
-            weights[stored] = values
-        stages = weights.reshape(len(stage_tiles) + 1, -1)
-        inherited = ~stored.reshape(stages.shape)
-        for stage in range(1, stages.shape[0]):
-            np.copyto(stages[stage], stages[stage - 1], where=inherited[stage])
+        tuples, stage_tiles, stored, values, scale = _read_entries(path, archive)
+        if values.dtype == np.int16:
+            values = values.astype(np.float64) * scale
+        weights = _spread(stored, values.astype(np.float32), len(stage_tiles) + 1)
         return NTupleNetwork(tuples, weights, stage_tiles)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
+
+
+def load_int16_weights(path: str | os.PathLike[str]) -> Int16Weights:
+    """Read a weights file as int16 entries, as :func:`~py2048.learn.network.quantise` gives them.
+
+    A quantised file's own entries and scale are used as they are, with no float32 copy of the
+    network on the way (half the memory at start-up and no second rounding); a file of exact
+    float32 entries is quantised.
+    """
+
+    def read(archive: Any) -> Int16Weights:
+        tuples, stage_tiles, stored, values, scale = _read_entries(path, archive)
+        entries = _spread(stored, values, len(stage_tiles) + 1)
+        if entries.dtype != np.int16:
+            scale, entries = quantise(entries)
+        return Int16Weights(tuples, stage_tiles, scale, entries)
+
+    return read_archive(path, WEIGHTS_FORMAT, read)
+
+
+def _read_entries(
+    path: str | os.PathLike[str], archive: Any
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], np.ndarray, np.ndarray, float]:
+    """``(tuples, stage_tiles, stored, values, scale)`` of a weights archive, checked."""
+    tuples = parse_tuples(str(archive["tuples"]))
+    stage_tiles = read_stage_tiles(archive)
+    size = int(archive["size"])
+    expected = entry_count(tuples, stage_tiles)
+    if size != expected:
+        raise WeightsError(path, f"holds {size} entries, but its tuples and stages need {expected}")
+    value_type = _VALUE_TYPES.get(str(archive["value_type"]))
+    bitmap = archive["stored" if "stored" in archive.files else "nonzero"]  # version 1
+    planes = archive["value_planes"]
+    if value_type is None or bitmap.dtype != np.uint8 or planes.dtype != np.uint8:
+        raise WeightsError(path, "is damaged: unexpected entry types")
+    if bitmap.shape != ((size + 7) // 8,) or planes.ndim != 2:
+        raise WeightsError(path, "is damaged: entries of the wrong shape")
+    stored = np.unpackbits(bitmap, count=size).astype(bool)
+    count = int(np.count_nonzero(stored))
+    if planes.shape != (value_type.itemsize, count):
+        raise WeightsError(path, f"is damaged: {count} stored entries but not as many values")
+    values = np.ascontiguousarray(planes.T).view(value_type).ravel()
+    return tuples, stage_tiles, stored, values, float(archive["scale"])
+
+
+def _spread(stored: np.ndarray, values: np.ndarray, stages: int) -> np.ndarray:
+    """The full table: stored entries in place, 0 elsewhere in the first stage, and in later
+    stages the entry of the stage before."""
+    table = np.zeros(stored.size, dtype=values.dtype)
+    table[stored] = values
+    by_stage = table.reshape(stages, -1)
+    inherited = ~stored.reshape(by_stage.shape)
+    for stage in range(1, stages):
+        np.copyto(by_stage[stage], by_stage[stage - 1], where=inherited[stage])
+    return table
 
 
 def read_stage_tiles(archive: Any) -> tuple[int, ...]:

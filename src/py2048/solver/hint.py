@@ -179,7 +179,7 @@ def best_move(
     "ntuple" (the default, the shipped learned network) or "heuristic" (hand-made terms, no
     134 MB tables to load). Raises ValueError for an impossible board or bad settings.
 
-    The first search in a process loads the network (1-2 s) and the first search on a
+    The first search in a process loads the network (about 1 s) and the first search on a
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
