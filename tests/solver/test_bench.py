@@ -154,7 +154,7 @@ def test_worker_processes_give_the_same_games_as_one_process():
         ({"rng": "mt19937"}, "rng"),
         ({"depth": 2, "preset": "fast"}, "at most one"),
         ({"time_ms": -1.0}, "positive"),
-        ({"seed": 2**32 - 1, "games": 2, "rng": "c-rand"}, "seeds"),
+        ({"seed": 2**32 - 1, "games": 2, "rng": "c-rand"}, "4294967296, past 4294967295, the la"),
         ({"evaluator": "nope"}, "evaluator"),
         ({"json_path": "/nonexistent-folder/x.json"}, "does not exist"),
     ],

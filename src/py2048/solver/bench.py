@@ -65,15 +65,18 @@ class BenchSettings:
             raise ValueError(f"games must be 1 or more, got {self.games}")
         if self.seed < 0:
             raise ValueError(f"seed must be 0 or more, got {self.seed}")
+        if self.rng not in RNGS:
+            raise ValueError(f"unknown rng {self.rng!r}; choose one of {', '.join(RNGS)}")
         limit = crand.SEED_LIMIT if self.rng == "c-rand" else SEED_LIMIT
         if self.seed + self.games > limit:
-            raise ValueError(f"seeds {self.seed}..{self.seed + self.games - 1} pass {limit - 1}")
+            raise ValueError(
+                f"game seeds run from seed to seed + games - 1 = {self.seed + self.games - 1}, "
+                f"past {limit - 1}, the largest seed the {self.rng} generator takes"
+            )
         if self.workers is not None and (
             isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1
         ):
             raise ValueError(f"workers must be 1 or more, got {self.workers!r}")
-        if self.rng not in RNGS:
-            raise ValueError(f"unknown rng {self.rng!r}; choose one of {', '.join(RNGS)}")
         self.plan()
         get_evaluator(self.evaluator)
         if self.json_path is not None:
