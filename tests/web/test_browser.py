@@ -426,6 +426,25 @@ def test_new_game_during_a_game_asks_first(session: Session) -> None:
     assert session.stored()["seed"] != played["seed"]
 
 
+def test_a_late_close_event_does_not_swallow_the_answer(session: Session) -> None:
+    # The browser may deliver the "close" of a dismissed question after the next key press has
+    # asked again (Escape, then R at once). That stale event must not answer the new question.
+    session.open(prepared(OPEN_BOARD))
+    session.page.keyboard.press("ArrowLeft")
+    session.wait_idle()
+    played = session.stored()
+    session.page.keyboard.press("r")
+    assert session.page.get_by_role("dialog", name="Start a new game?").is_visible()
+    session.page.eval_on_selector("#confirm-dialog", "d => d.dispatchEvent(new Event('close'))")
+    session.page.get_by_role("button", name="Start a new game").click()
+    session.page.wait_for_function(
+        "seed => JSON.parse(localStorage.getItem('py2048.state')).seed !== seed",
+        arg=played["seed"],
+        timeout=10_000,
+    )
+    assert session.stored()["moves"] == 0
+
+
 # --- hint and autoplay ------------------------------------------------------------------------
 
 

@@ -204,15 +204,23 @@ export class View {
     this.autoplayButton.textContent = this.t(running ? "button.stop" : "button.autoplay");
   }
 
-  /** Ask before throwing a game away; resolves true when the player confirms. */
+  /**
+   * Ask before throwing a game away; resolves true when the player confirms.
+   *
+   * The browser fires "close" in a later task, and may run a key press first: the close event
+   * of the last showing can then arrive while this one is open. Such an event is ignored.
+   */
   confirmNewGame() {
     const dialog = this.confirmDialog;
     if (dialog.open) return Promise.resolve(false);
     dialog.returnValue = "";
     return new Promise((resolve) => {
-      dialog.addEventListener("close", () => resolve(dialog.returnValue === "confirm"), {
-        once: true,
-      });
+      const onClose = () => {
+        if (dialog.open) return;
+        dialog.removeEventListener("close", onClose);
+        resolve(dialog.returnValue === "confirm");
+      };
+      dialog.addEventListener("close", onClose);
       dialog.showModal();
     });
   }
