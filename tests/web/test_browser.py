@@ -445,6 +445,31 @@ def test_a_late_close_event_does_not_swallow_the_answer(session: Session) -> Non
     assert session.stored()["moves"] == 0
 
 
+def test_a_move_answered_after_a_new_game_does_not_bring_the_old_game_back(
+    session: Session,
+) -> None:
+    # A move still on its way when a new game starts (fast autoplay, or a key and then R) must
+    # not overwrite the new game when its answer comes in last.
+    session.open(prepared(OPEN_BOARD))
+    held: list[Any] = []
+    session.page.route("**/api/move", lambda route: held.append(route))
+    session.page.keyboard.press("ArrowLeft")
+    session.page.wait_for_function("() => document.documentElement.dataset.busy === 'true'")
+    while not held:
+        session.page.wait_for_timeout(10)
+    old_seed = session.stored()["seed"]
+    session.page.click("#new-game")
+    session.page.wait_for_function(
+        "seed => JSON.parse(localStorage.getItem('py2048.state')).seed !== seed", arg=old_seed
+    )
+    new_game = session.stored()
+    with session.page.expect_response("**/api/move"):
+        held[0].continue_()
+    session.wait_idle()
+    assert session.stored() == new_game
+    assert session.grid() == new_game["board"]
+
+
 # --- hint and autoplay ------------------------------------------------------------------------
 
 

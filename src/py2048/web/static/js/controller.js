@@ -140,15 +140,20 @@ export class GameController {
   }
 
   async play(direction) {
+    const sent = this.state;
     let answer;
     try {
-      answer = await this.api.move(this.state, direction);
+      answer = await this.api.move(sent, direction);
     } catch (error) {
+      if (this.state !== sent) return;
       if (error instanceof ApiError && error.rejected) {
-        return this.recoverFrom(JSON.stringify(this.state), error.detail);
+        return this.recoverFrom(JSON.stringify(sent), error.detail);
       }
       return this.reportFailure(error);
     }
+    // A new game that started while the move was on its way wins: the answer is for a game
+    // that is gone.
+    if (this.state !== sent) return;
     const where = this.t(`dir.${direction}`);
     if (!answer.moved) {
       this.view.announce(this.t("announce.noMove", { direction: where }));
