@@ -371,6 +371,28 @@ def test_win_banner_keep_going_is_remembered_across_reloads(session: Session) ->
     assert not session.visible("#win-banner")
 
 
+def test_new_game_on_the_win_banner_wins_over_a_keep_going_still_on_its_way(
+    session: Session,
+) -> None:
+    session.open(prepared([[2048, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], score=20480))
+    session.page.wait_for_selector("#win-banner", state="visible")
+    held: list[Any] = []
+    session.page.route("**/api/keep-going", lambda route: held.append(route))
+    session.page.click("#keep-going")
+    while not held:
+        session.page.wait_for_timeout(10)
+    session.page.click("#win-new-game")
+    session.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('py2048.state')).seed !== 7"
+    )
+    new_game = session.stored()
+    with session.page.expect_response("**/api/keep-going"):
+        held[0].continue_()
+    session.page.wait_for_timeout(200)  # let the page handle the late answer
+    assert session.stored() == new_game
+    assert not session.visible("#win-banner")
+
+
 def test_an_unacknowledged_win_shows_its_banner_on_load(session: Session) -> None:
     session.open(prepared([[2048, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], score=20480))
     session.page.wait_for_selector("#win-banner", state="visible")

@@ -44,9 +44,11 @@ export class GameController {
     try {
       await this.api.check(saved); // the server, which runs the rules, is the judge of a save
     } catch (error) {
+      if (this.state) return; // New game was pressed meanwhile
       if (error instanceof ApiError && error.rejected) return this.recoverFrom(raw, error.detail);
       return this.reportFailure(error);
     }
+    if (this.state) return; // New game was pressed meanwhile: it replaces the save
     this.show(saved);
     if (saved.won && !saved.keep_going) this.openBanner("win");
     else if (saved.over) this.openBanner("over");
@@ -204,12 +206,15 @@ export class GameController {
 
   /** Keep going after the win; a win made on the last possible move then shows game over. */
   async keepGoing() {
+    const sent = this.state;
     let answer;
     try {
-      answer = await this.api.keepGoing(this.state);
+      answer = await this.api.keepGoing(sent);
     } catch (error) {
+      if (this.state !== sent) return;
       return this.reportFailure(error);
     }
+    if (this.state !== sent) return; // the banner's New game came first
     this.state = answer.state;
     this.save(answer.state);
     this.banner = null;
