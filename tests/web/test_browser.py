@@ -102,11 +102,14 @@ class Session:
         page.on("request", self.watch.on_request)
         return page
 
-    def open(self, state: dict[str, Any] | str | None = None, **storage: str) -> None:
+    def open(
+        self, state: dict[str, Any] | str | None = None, *, wait: bool = True, **storage: str
+    ) -> None:
         """Load the game with `state` (and other keys) put in localStorage before it loads.
 
         The values are written once per tab, before the page's own scripts run, so a reload
-        later finds whatever the page saved meanwhile.
+        later finds whatever the page saved meanwhile. With `wait`, return once the page is
+        ready (its saved game restored).
         """
         items = dict(storage)
         if state is not None:
@@ -120,7 +123,8 @@ class Session:
                 "}"
             )
         self.page.goto(f"{self.url}/")
-        self.wait_ready()
+        if wait:
+            self.wait_ready()
 
     def wait_ready(self) -> None:
         self.page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
@@ -446,6 +450,25 @@ def test_new_game_during_a_game_asks_first(session: Session) -> None:
     )
     assert session.stored()["moves"] == 0
     assert session.stored()["seed"] != played["seed"]
+
+
+def test_new_game_pressed_while_the_save_loads_asks_about_the_saved_game(
+    session: Session,
+) -> None:
+    saved = expected_after(prepared(OPEN_BOARD), ["left"]).to_dict()
+    held: list[Any] = []
+    session.page.route("**/api/check", lambda route: held.append(route))
+    session.open(saved, wait=False)
+    while not held:
+        session.page.wait_for_timeout(10)
+    session.page.click("#new-game")  # before the saved game is back on the board
+    held[0].continue_()
+    session.wait_ready()
+    session.page.get_by_role("dialog", name="Start a new game?").wait_for(timeout=10_000)
+    assert session.stored() == saved
+    session.page.get_by_role("button", name="Cancel").click()
+    assert session.stored() == saved
+    assert session.grid() == saved["board"]
 
 
 def test_a_late_close_event_does_not_swallow_the_answer(session: Session) -> None:

@@ -14,6 +14,7 @@ export class GameController {
     this.best = storage.loadBest();
     this.queue = [];
     this.draining = null;
+    this.starting = null; // the restore of the saved game, while it runs
     this.banner = null; // "win" | "over" | null: moves wait while a banner asks a question
     this.saveRefused = false;
     this.newGameListeners = new Set();
@@ -31,7 +32,14 @@ export class GameController {
   // --- start ---------------------------------------------------------------------------------
 
   /** Restore the saved game exactly, or start a new one; an unusable save is backed up. */
-  async start() {
+  start() {
+    this.starting = this.restore().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  async restore() {
     this.view.setBest(this.best);
     const raw = this.storage.loadRawState();
     if (raw === null) return this.startNewGame();
@@ -44,11 +52,9 @@ export class GameController {
     try {
       await this.api.check(saved); // the server, which runs the rules, is the judge of a save
     } catch (error) {
-      if (this.state) return; // New game was pressed meanwhile
       if (error instanceof ApiError && error.rejected) return this.recoverFrom(raw, error.detail);
       return this.reportFailure(error);
     }
-    if (this.state) return; // New game was pressed meanwhile: it replaces the save
     this.show(saved);
     if (saved.won && !saved.keep_going) this.openBanner("win");
     else if (saved.over) this.openBanner("over");
@@ -98,8 +104,10 @@ export class GameController {
     return Boolean(this.state && this.state.moves > 0 && !this.state.over);
   }
 
-  /** New game from the button or R: asks first when a game is in progress. */
+  /** New game from the button or R: asks first when a game is in progress (once the saved
+   * game, if any, has been restored, so that it is never thrown away unasked). */
   async requestNewGame() {
+    if (this.starting) await this.starting;
     if (this.inProgress && !(await this.view.confirmNewGame())) return;
     await this.startNewGame();
   }
