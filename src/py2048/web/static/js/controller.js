@@ -104,8 +104,10 @@ export class GameController {
     return Boolean(this.state && this.state.moves > 0 && !this.state.over);
   }
 
-  /** New game from the button or R: asks first when a game is in progress (once the saved
-   * game, if any, has been restored, so that it is never thrown away unasked). */
+  /**
+   * New game from the button or R: asks first when a game is in progress. Waits for the saved
+   * game to be restored first, so that it is never thrown away unasked.
+   */
   async requestNewGame() {
     if (this.starting) await this.starting;
     if (this.inProgress && !(await this.view.confirmNewGame())) return;
