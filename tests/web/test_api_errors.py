@@ -128,11 +128,22 @@ def test_keep_going_before_winning_is_400(http: httpx.Client) -> None:
     assert_clear_error(http.post("/api/keep-going", json={"state": STATE}), 400, "won")
 
 
-def test_a_body_that_is_not_json_text_is_refused(http: httpx.Client) -> None:
-    response = http.post(
-        "/api/move", content="direction=up", headers={"content-type": "text/plain"}
-    )
-    assert_clear_error(response, 422, "request body")
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "text/plain; charset=utf-8"],
+)
+def test_a_body_not_sent_as_json_is_415_saying_how_to_send_it(
+    http: httpx.Client, content_type: str
+) -> None:
+    body = json.dumps({"seed": 1})  # valid JSON, but declared as something else
+    response = http.post("/api/new", content=body, headers={"content-type": content_type})
+    assert_clear_error(response, 415, "Content-Type: application/json", content_type.split(";")[0])
+
+
+def test_a_json_body_of_the_wrong_shape_is_still_422(http: httpx.Client) -> None:
+    for content_type in ("application/json", "application/json; charset=utf-8"):
+        response = http.post("/api/new", content="[]", headers={"content-type": content_type})
+        assert_clear_error(response, 422, "request body")
 
 
 def test_wrong_method_and_unknown_path_are_clear(http: httpx.Client) -> None:

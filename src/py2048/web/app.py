@@ -22,7 +22,7 @@ DESCRIPTION = """\
 engine's save object and sends it with each request; every rule runs in the engine.
 
 Every error is a 4xx with `{"detail": "<message naming the field>"}`. Request bodies over
-1 MiB get 413.
+1 MiB get 413; a body sent as anything but `Content-Type: application/json` gets 415.
 """
 
 

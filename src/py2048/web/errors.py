@@ -74,8 +74,21 @@ def _describe(error: dict[str, Any]) -> str:
     return f"{field_path(location)}: {message}"
 
 
+def _sent_as_json(request: Request) -> bool:
+    """Whether FastAPI read the body as JSON: no content type, or application/json or +json."""
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return media_type in ("", "application/json") or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
 async def _on_validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
     errors = list(exc.errors())
+    if not _sent_as_json(request) and any(list(e.get("loc", ())) == ["body"] for e in errors):
+        media_type = request.headers["content-type"].split(";")[0].strip()
+        return error_response(
+            415, f"send the request body as JSON (Content-Type: application/json), not {media_type}"
+        )
     malformed = next((e for e in errors if e.get("type") == "json_invalid"), None)
     if malformed is not None:
         reason = (malformed.get("ctx") or {}).get("error", "malformed")
