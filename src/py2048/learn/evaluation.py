@@ -23,15 +23,16 @@ from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from py2048.engine.board import max_exponent
-from py2048.learn.kernels import capped_board, symmetric_boards
+from py2048.learn.kernels import (
+    LayoutPlan,
+    capped_board,
+    layout_plan,
+    symmetric_boards,
+    table_index,
+)
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.storage import load_int16_weights
 from py2048.learn.tuples import (
-    LAYOUT_BELOW,
-    LAYOUT_FIRST_RUN,
-    LAYOUT_FROM,
-    LAYOUT_OFFSET,
-    LAYOUT_RUNS,
     tuple_layout,
 )
 from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
@@ -74,30 +75,17 @@ def value_kernel(layout: np.ndarray, scale: float) -> Dispatcher:
     """The solver kernel for a network of this layout and int16 scale: its value, never below 0.
 
     0 is the value of a lost game. The layout (which table, which masks and shifts read each
-    tuple) and the scale are compiled into the kernel as constants, where
-    ``kernels.board_value`` reads the layout from an array at run time: numba then folds the
-    index arithmetic away, which made d2 searches twice as fast (``docs/solver.md``). numba
-    caches one compiled kernel per layout and scale on disk, so only a new network compiles
-    (about a second).
+    tuple; :func:`~py2048.learn.kernels.layout_plan`) and the scale are compiled into the
+    kernel as constants, as in the training kernels: numba then folds the index arithmetic
+    away, which made d2 searches twice as fast (``docs/solver.md``). numba caches one compiled
+    kernel per layout and scale on disk, so only a new network compiles (about a second).
     """
-    return _compiled_kernel(tuple(tuple(int(x) for x in row) for row in layout), float(scale))
+    return _compiled_kernel(layout_plan(layout), float(scale))
 
 
 @lru_cache(maxsize=16)
-def _compiled_kernel(layout: tuple[tuple[int, ...], ...], scale: float) -> Dispatcher:
-    runs = max(row[LAYOUT_RUNS] for row in layout)
-    staged = layout[-1][LAYOUT_FROM] > 0
-    # Each row: table offset, stage range (largest tile's exponent from, below), then
-    # (shift, mask, destination) per run of cells; shorter tuples pad with zero masks.
-    plan = tuple(
-        (
-            row[LAYOUT_OFFSET],
-            row[LAYOUT_FROM],
-            row[LAYOUT_BELOW],
-            *row[LAYOUT_FIRST_RUN : LAYOUT_FIRST_RUN + 3 * runs],
-        )
-        for row in layout
-    )
+def _compiled_kernel(planned: tuple[LayoutPlan, int, bool], scale: float) -> Dispatcher:
+    plan, runs, staged = planned
 
     @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
     def ntuple_value(lo, hi, weights, layout):
@@ -107,11 +95,7 @@ def _compiled_kernel(layout: tuple[tuple[int, ...], ...], scale: float) -> Dispa
         for board in symmetric_boards(capped_board(lo, hi)):
             for row in plan:
                 if row[1] <= top < row[2]:
-                    index = np.uint64(0)
-                    for r in range(runs):
-                        cells = (board >> np.uint64(row[3 + 3 * r])) & np.uint64(row[4 + 3 * r])
-                        index |= cells << np.uint64(row[5 + 3 * r])
-                    total += table[row[0] + int(index)]
+                    total += table[table_index(board, row, runs)]
         return max(total * scale, 0.0)
 
     return ntuple_value

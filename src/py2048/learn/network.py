@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
-from py2048.learn.kernels import board_value, greedy_move
+from py2048.learn.kernels import network_kernels
 from py2048.learn.tuples import (
     DEFAULT_TUPLES,
     entry_count,
@@ -71,7 +71,8 @@ class NTupleNetwork:
 
     def value_packed(self, lo: int, hi: int) -> float:
         """Value of a packed board."""
-        return float(board_value(np.uint64(lo), np.uint64(hi), self.weights, self.layout))
+        value = network_kernels(self.layout).board_value
+        return float(value(np.uint64(lo), np.uint64(hi), self.weights))
 
     def value(self, board: Sequence[Sequence[int]]) -> float:
         """Value of a 4x4 board of tile values (0 for empty), read as an afterstate."""
@@ -79,12 +80,8 @@ class NTupleNetwork:
 
     def greedy_direction(self, lo: int, hi: int) -> int | None:
         """The move with the best ``gain + value(afterstate)``, or None when no move exists."""
-        direction = greedy_move(
-            np.uint64(lo),
-            np.uint64(hi),
-            self.weights,
-            self.layout,
-            ROW_TABLES,
+        direction = network_kernels(self.layout).greedy_move(
+            np.uint64(lo), np.uint64(hi), self.weights, ROW_TABLES
         )[0]
         return None if direction < 0 else int(direction)
 

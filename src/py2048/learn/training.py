@@ -40,8 +40,7 @@ from py2048.learn.kernels import (
     MOVES,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
-    apply_records,
-    play_segment,
+    network_kernels,
 )
 from py2048.learn.network import NTupleNetwork, split_stage_array
 from py2048.learn.tuples import (
@@ -249,7 +248,7 @@ class Trainer:
 
     def _play(self, worker: int, total_games: int, apply_now: bool) -> None:
         network = self.network
-        play_segment(
+        network_kernels(network.layout).play_segment(
             worker,
             self.config.segment_moves,
             self.boards,
@@ -264,7 +263,6 @@ class Trainer:
             self._step,
             True,
             apply_now,
-            network.layout,
             ROW_TABLES,
             self._records,
             self._record_counts,
@@ -280,7 +278,7 @@ class Trainer:
 
     def _apply(self) -> None:
         network = self.network
-        apply_records(
+        network_kernels(network.layout).apply_records(
             self._records,
             self._record_counts,
             network.weights,
@@ -288,5 +286,4 @@ class Trainer:
             self.coherence_abs,
             self.config.temporal_coherence,
             self._step,
-            network.layout,
         )
