@@ -177,227 +177,275 @@ def start_game(
     counters[worker, RESTARTED] = restarted
 
 
+Plan = tuple[LayoutPlan, int, bool]
+"""What :func:`layout_plan` returns; the kernels below are compiled with one as constants."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, planned: Plan) -> float:
+    """The network's value of a board: the sum of its table entries over every placement,
+    reading only the tuples of the stage of its largest tile."""
+    plan, runs, staged = planned
+    top = max_exponent(lo, hi) if staged else 0
+    total = 0.0
+    for board in symmetric_boards(capped_board(lo, hi)):
+        for row in plan:
+            if row[1] <= top < row[2]:
+                total += weights[table_index(board, row, runs)]
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _greedy_move(
+    lo: np.uint64,
+    hi: np.uint64,
+    weights: np.ndarray,
+    tables: np.ndarray,
+    planned: Plan,
+) -> tuple[int, np.uint64, np.uint64, int, float]:
+    """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
+
+    Ties go to the lowest direction number; direction -1 means no legal move.
+    """
+    best_direction = -1
+    best_total = -np.inf
+    best_lo = lo
+    best_hi = hi
+    best_gain = 0
+    best_value = 0.0
+    for d in range(4):
+        new_lo, new_hi, gain = move(lo, hi, d, tables)
+        if new_lo == lo and new_hi == hi:
+            continue
+        value = _board_value(new_lo, new_hi, weights, planned)
+        if gain + value > best_total:
+            best_total = gain + value
+            best_direction = d
+            best_lo, best_hi, best_gain, best_value = new_lo, new_hi, gain, value
+    return best_direction, best_lo, best_hi, best_gain, best_value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learn_transition(
+    lo: np.uint64,
+    hi: np.uint64,
+    target: float,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    planned: Plan,
+) -> None:
+    """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
+    error = target - _board_value(lo, hi, weights, planned)
+    plan, runs, staged = planned
+    top = max_exponent(lo, hi) if staged else 0
+    for board in symmetric_boards(capped_board(lo, hi)):
+        for row in plan:
+            if row[1] <= top < row[2]:
+                j = table_index(board, row, runs)
+                if temporal_coherence:
+                    total_abs = coherence_abs[j]
+                    rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
+                    weights[j] += step * rate * error
+                    coherence_sum[j] += error
+                    coherence_abs[j] += abs(error)
+                else:
+                    weights[j] += step * error
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _play_segment(
+    worker: int,
+    steps: int,
+    boards: np.ndarray,
+    counters: np.ndarray,
+    base_key: np.uint64,
+    stride: int,
+    total_games: int,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    learn: bool,
+    apply_now: bool,
+    tables: np.ndarray,
+    records: np.ndarray,
+    record_counts: np.ndarray,
+    results: np.ndarray,
+    result_counts: np.ndarray,
+    restart_exponents: int,
+    restart_share: float,
+    restart_boards: np.ndarray,
+    restart_count: int,
+    found: np.ndarray,
+    found_counts: np.ndarray,
+    planned: Plan,
+) -> None:
+    """Play up to ``steps`` turns of this worker's games, greedily on the current weights.
+
+    The worker plays games ``worker, worker + stride, ...`` below ``total_games``; its game in
+    progress lives in ``boards[worker]`` / ``counters[worker]`` between calls. With ``learn``,
+    every transition is either learnt at once (``apply_now``: plain online learning, for one
+    worker) or recorded as ``(afterstate, next afterstate, gain)`` in ``records[worker]`` for
+    :func:`apply_records` to learn from after every worker's segment. Each finished game appends
+    ``(game, score, max exponent, moves, restarted)`` to ``results[worker]``.
+
+    Restarts: a game starts from a pool board as :func:`start_game` says, and whenever a game
+    first makes a tile whose exponent bit is set in ``restart_exponents``, the board after the
+    next spawn is appended to ``found[worker]``, for the trainer to add to the pool.
+    """
+    recorded = 0
+    finished = 0
+    discovered = 0
+    for _ in range(steps):
+        if counters[worker, IN_PROGRESS] == 0:
+            if counters[worker, GAME] >= total_games:
+                break
+            start_game(
+                worker, counters[worker, GAME], base_key, boards, counters, restart_share,
+                restart_boards, restart_count,
+            )  # fmt: skip
+        lo = boards[worker, LO]
+        hi = boards[worker, HI]
+        direction, after_lo, after_hi, gain, after_value = _greedy_move(
+            lo, hi, weights, tables, planned
+        )
+        if learn and counters[worker, HAS_PREV]:
+            prev_lo = boards[worker, PREV_LO]
+            prev_hi = boards[worker, PREV_HI]
+            if apply_now:
+                target = 0.0 if direction < 0 else gain + after_value
+                _learn_transition(
+                    prev_lo, prev_hi, target, weights, coherence_sum, coherence_abs,
+                    temporal_coherence, step, planned,
+                )  # fmt: skip
+            else:
+                records[worker, recorded, 0] = prev_lo
+                records[worker, recorded, 1] = prev_hi
+                records[worker, recorded, 2] = after_lo
+                records[worker, recorded, 3] = after_hi
+                if direction < 0:
+                    records[worker, recorded, 4] = TERMINAL
+                else:
+                    records[worker, recorded, 4] = np.uint64(gain)
+                recorded += 1
+        if direction < 0:
+            results[worker, finished, 0] = counters[worker, GAME]
+            results[worker, finished, 1] = counters[worker, SCORE]
+            results[worker, finished, 2] = max_exponent(lo, hi)
+            results[worker, finished, 3] = counters[worker, MOVES]
+            results[worker, finished, 4] = counters[worker, RESTARTED]
+            finished += 1
+            counters[worker, GAME] += stride
+            counters[worker, IN_PROGRESS] = 0
+            continue
+        boards[worker, PREV_LO] = after_lo
+        boards[worker, PREV_HI] = after_hi
+        counters[worker, HAS_PREV] = 1
+        counters[worker, SCORE] += gain
+        counters[worker, MOVES] += 1
+        spawned, _, _ = place(
+            after_lo, after_hi, draw(boards[worker, KEY], np.uint64(counters[worker, SPAWNS]))
+        )
+        counters[worker, SPAWNS] += 1
+        boards[worker, LO] = spawned
+        boards[worker, HI] = after_hi
+        if restart_exponents:
+            top = max_exponent(spawned, after_hi)
+            if top > max_exponent(lo, hi) and (restart_exponents >> top) & 1:
+                found[worker, discovered, 0] = spawned
+                found[worker, discovered, 1] = after_hi
+                discovered += 1
+    record_counts[worker] = recorded
+    result_counts[worker] = finished
+    found_counts[worker] = discovered
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _apply_records(
+    records: np.ndarray,
+    record_counts: np.ndarray,
+    weights: np.ndarray,
+    coherence_sum: np.ndarray,
+    coherence_abs: np.ndarray,
+    temporal_coherence: bool,
+    step: float,
+    planned: Plan,
+) -> None:
+    """Learn from every recorded transition, worker by worker in order.
+
+    Each error is computed here, on the weights as updated by the records before it, so this
+    is exactly sequential TD(0) over the recorded games.
+    """
+    for worker in range(record_counts.size):
+        for i in range(record_counts[worker]):
+            gain = records[worker, i, 4]
+            target = 0.0
+            if gain != TERMINAL:
+                target = float(gain) + _board_value(
+                    records[worker, i, 2], records[worker, i, 3], weights, planned
+                )
+            _learn_transition(
+                records[worker, i, 0], records[worker, i, 1], target, weights, coherence_sum,
+                coherence_abs, temporal_coherence, step, planned,
+            )  # fmt: skip
+
+
 class NetworkKernels(NamedTuple):
     """The compiled kernels of one network layout (see :func:`network_kernels`)."""
 
     board_value: Dispatcher
     greedy_move: Dispatcher
-    learn_transition: Dispatcher
     play_segment: Dispatcher
     apply_records: Dispatcher
 
 
 def network_kernels(layout: np.ndarray) -> NetworkKernels:
-    """The value, greedy-move and learning kernels for networks of this layout.
+    """The value, greedy-move, playing and learning kernels for networks of this layout.
 
-    The layout is compiled into them as constants (see :func:`layout_plan`). numba caches them
-    on disk per layout, so only a network of a new shape compiles (a few seconds).
+    Each is a closure over the layout's plan (:func:`layout_plan`) that calls the generic
+    kernel above, inlined, so the plan becomes constants of the compiled code. Closures that
+    referred to other closures would not be found in numba's disk cache by a second process,
+    so each calls only the module's own functions. numba caches them on disk per layout: only
+    a network of a new shape compiles.
     """
     return _compiled_kernels(layout_plan(layout))
 
 
 @lru_cache(maxsize=16)
-def _compiled_kernels(planned: tuple[LayoutPlan, int, bool]) -> NetworkKernels:
-    plan, runs, staged = planned
+def _compiled_kernels(planned: Plan) -> NetworkKernels:
+    @njit(cache=True, nogil=True)
+    def board_value(lo, hi, weights):
+        return _board_value(lo, hi, weights, planned)
 
     @njit(cache=True, nogil=True)
-    def board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray) -> float:
-        """The network's value of a board: the sum of its table entries over every placement,
-        reading only the tuples of the stage of its largest tile."""
-        top = max_exponent(lo, hi) if staged else 0
-        total = 0.0
-        for board in symmetric_boards(capped_board(lo, hi)):
-            for row in plan:
-                if row[1] <= top < row[2]:
-                    total += weights[table_index(board, row, runs)]
-        return total
-
-    @njit(cache=True, nogil=True)
-    def greedy_move(
-        lo: np.uint64,
-        hi: np.uint64,
-        weights: np.ndarray,
-        tables: np.ndarray,
-    ) -> tuple[int, np.uint64, np.uint64, int, float]:
-        """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
-
-        Ties go to the lowest direction number; direction -1 means no legal move.
-        """
-        best_direction = -1
-        best_total = -np.inf
-        best_lo = lo
-        best_hi = hi
-        best_gain = 0
-        best_value = 0.0
-        for d in range(4):
-            new_lo, new_hi, gain = move(lo, hi, d, tables)
-            if new_lo == lo and new_hi == hi:
-                continue
-            value = board_value(new_lo, new_hi, weights)
-            if gain + value > best_total:
-                best_total = gain + value
-                best_direction = d
-                best_lo, best_hi, best_gain, best_value = new_lo, new_hi, gain, value
-        return best_direction, best_lo, best_hi, best_gain, best_value
-
-    @njit(cache=True, nogil=True)
-    def learn_transition(
-        lo: np.uint64,
-        hi: np.uint64,
-        target: float,
-        weights: np.ndarray,
-        coherence_sum: np.ndarray,
-        coherence_abs: np.ndarray,
-        temporal_coherence: bool,
-        step: float,
-    ) -> None:
-        """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
-        error = target - board_value(lo, hi, weights)
-        top = max_exponent(lo, hi) if staged else 0
-        for board in symmetric_boards(capped_board(lo, hi)):
-            for row in plan:
-                if row[1] <= top < row[2]:
-                    j = table_index(board, row, runs)
-                    if temporal_coherence:
-                        total_abs = coherence_abs[j]
-                        rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
-                        weights[j] += step * rate * error
-                        coherence_sum[j] += error
-                        coherence_abs[j] += abs(error)
-                    else:
-                        weights[j] += step * error
+    def greedy_move(lo, hi, weights, tables):
+        return _greedy_move(lo, hi, weights, tables, planned)
 
     @njit(cache=True, nogil=True)
     def play_segment(
-        worker: int,
-        steps: int,
-        boards: np.ndarray,
-        counters: np.ndarray,
-        base_key: np.uint64,
-        stride: int,
-        total_games: int,
-        weights: np.ndarray,
-        coherence_sum: np.ndarray,
-        coherence_abs: np.ndarray,
-        temporal_coherence: bool,
-        step: float,
-        learn: bool,
-        apply_now: bool,
-        tables: np.ndarray,
-        records: np.ndarray,
-        record_counts: np.ndarray,
-        results: np.ndarray,
-        result_counts: np.ndarray,
-        restart_exponents: int,
-        restart_share: float,
-        restart_boards: np.ndarray,
-        restart_count: int,
-        found: np.ndarray,
-        found_counts: np.ndarray,
-    ) -> None:
-        """Play up to ``steps`` turns of this worker's games, greedily on the current weights.
-
-        The worker plays games ``worker, worker + stride, ...`` below ``total_games``; its game in
-        progress lives in ``boards[worker]`` / ``counters[worker]`` between calls. With ``learn``,
-        every transition is either learnt at once (``apply_now``: plain online learning, for one
-        worker) or recorded as ``(afterstate, next afterstate, gain)`` in ``records[worker]`` for
-        :func:`apply_records` to learn from after every worker's segment. Each finished game appends
-        ``(game, score, max exponent, moves, restarted)`` to ``results[worker]``.
-
-        Restarts: a game starts from a pool board as :func:`start_game` says, and whenever a game
-        first makes a tile whose exponent bit is set in ``restart_exponents``, the board after the
-        next spawn is appended to ``found[worker]``, for the trainer to add to the pool.
-        """
-        recorded = 0
-        finished = 0
-        discovered = 0
-        for _ in range(steps):
-            if counters[worker, IN_PROGRESS] == 0:
-                if counters[worker, GAME] >= total_games:
-                    break
-                start_game(
-                    worker, counters[worker, GAME], base_key, boards, counters, restart_share,
-                    restart_boards, restart_count,
-                )  # fmt: skip
-            lo = boards[worker, LO]
-            hi = boards[worker, HI]
-            direction, after_lo, after_hi, gain, after_value = greedy_move(lo, hi, weights, tables)
-            if learn and counters[worker, HAS_PREV]:
-                prev_lo = boards[worker, PREV_LO]
-                prev_hi = boards[worker, PREV_HI]
-                if apply_now:
-                    target = 0.0 if direction < 0 else gain + after_value
-                    learn_transition(
-                        prev_lo, prev_hi, target, weights, coherence_sum, coherence_abs,
-                        temporal_coherence, step,
-                    )  # fmt: skip
-                else:
-                    records[worker, recorded, 0] = prev_lo
-                    records[worker, recorded, 1] = prev_hi
-                    records[worker, recorded, 2] = after_lo
-                    records[worker, recorded, 3] = after_hi
-                    if direction < 0:
-                        records[worker, recorded, 4] = TERMINAL
-                    else:
-                        records[worker, recorded, 4] = np.uint64(gain)
-                    recorded += 1
-            if direction < 0:
-                results[worker, finished, 0] = counters[worker, GAME]
-                results[worker, finished, 1] = counters[worker, SCORE]
-                results[worker, finished, 2] = max_exponent(lo, hi)
-                results[worker, finished, 3] = counters[worker, MOVES]
-                results[worker, finished, 4] = counters[worker, RESTARTED]
-                finished += 1
-                counters[worker, GAME] += stride
-                counters[worker, IN_PROGRESS] = 0
-                continue
-            boards[worker, PREV_LO] = after_lo
-            boards[worker, PREV_HI] = after_hi
-            counters[worker, HAS_PREV] = 1
-            counters[worker, SCORE] += gain
-            counters[worker, MOVES] += 1
-            spawned, _, _ = place(
-                after_lo, after_hi, draw(boards[worker, KEY], np.uint64(counters[worker, SPAWNS]))
-            )
-            counters[worker, SPAWNS] += 1
-            boards[worker, LO] = spawned
-            boards[worker, HI] = after_hi
-            if restart_exponents:
-                top = max_exponent(spawned, after_hi)
-                if top > max_exponent(lo, hi) and (restart_exponents >> top) & 1:
-                    found[worker, discovered, 0] = spawned
-                    found[worker, discovered, 1] = after_hi
-                    discovered += 1
-        record_counts[worker] = recorded
-        result_counts[worker] = finished
-        found_counts[worker] = discovered
+        worker, steps, boards, counters, base_key, stride, total_games, weights, coherence_sum,
+        coherence_abs, temporal_coherence, step, learn, apply_now, tables, records,
+        record_counts, results, result_counts, restart_exponents, restart_share,
+        restart_boards, restart_count, found, found_counts,
+    ):  # fmt: skip
+        _play_segment(
+            worker, steps, boards, counters, base_key, stride, total_games, weights,
+            coherence_sum, coherence_abs, temporal_coherence, step, learn, apply_now, tables,
+            records, record_counts, results, result_counts, restart_exponents, restart_share,
+            restart_boards, restart_count, found, found_counts, planned,
+        )  # fmt: skip
 
     @njit(cache=True, nogil=True)
     def apply_records(
-        records: np.ndarray,
-        record_counts: np.ndarray,
-        weights: np.ndarray,
-        coherence_sum: np.ndarray,
-        coherence_abs: np.ndarray,
-        temporal_coherence: bool,
-        step: float,
-    ) -> None:
-        """Learn from every recorded transition, worker by worker in order.
+        records, record_counts, weights, coherence_sum, coherence_abs, temporal_coherence, step
+    ):
+        _apply_records(
+            records, record_counts, weights, coherence_sum, coherence_abs, temporal_coherence,
+            step, planned,
+        )  # fmt: skip
 
-        Each error is computed here, on the weights as updated by the records before it, so this
-        is exactly sequential TD(0) over the recorded games.
-        """
-        for worker in range(record_counts.size):
-            for i in range(record_counts[worker]):
-                gain = records[worker, i, 4]
-                target = 0.0
-                if gain != TERMINAL:
-                    target = float(gain) + board_value(
-                        records[worker, i, 2], records[worker, i, 3], weights
-                    )
-                learn_transition(
-                    records[worker, i, 0], records[worker, i, 1], target, weights, coherence_sum,
-                    coherence_abs, temporal_coherence, step,
-                )  # fmt: skip
-
-    return NetworkKernels(board_value, greedy_move, learn_transition, play_segment, apply_records)
+    return NetworkKernels(board_value, greedy_move, play_segment, apply_records)
