@@ -24,7 +24,7 @@ from numba.core.dispatcher import Dispatcher
 
 from py2048.engine.board import max_exponent
 from py2048.learn.kernels import (
-    LayoutPlan,
+    Plan,
     capped_board,
     layout_plan,
     symmetric_boards,
@@ -84,7 +84,7 @@ def value_kernel(layout: np.ndarray, scale: float) -> Dispatcher:
 
 
 @lru_cache(maxsize=16)
-def _compiled_kernel(planned: tuple[LayoutPlan, int, bool], scale: float) -> Dispatcher:
+def _compiled_kernel(planned: Plan, scale: float) -> Dispatcher:
     plan, runs, staged = planned
 
     @njit(KERNEL_SIGNATURE, cache=True, nogil=True)

@@ -105,8 +105,12 @@ LayoutPlan = tuple[tuple[int, ...], ...]
 below), then (shift, mask, destination) for each run of cells; shorter tuples pad with zero
 masks."""
 
+Plan = tuple[LayoutPlan, int, bool]
+"""``(plan, runs, staged)`` as :func:`layout_plan` gives it: the constants a kernel is compiled
+with (``runs``: the most runs of cells in a tuple; ``staged``: more than one stage)."""
 
-def layout_plan(layout: np.ndarray) -> tuple[LayoutPlan, int, bool]:
+
+def layout_plan(layout: np.ndarray) -> Plan:
     """``(plan, runs, staged)``: a network's layout as constants for a compiled kernel.
 
     Kernels compiled with the layout as constants (numba closures over the plan) let numba fold
@@ -175,10 +179,6 @@ def start_game(
     counters[worker, MOVES] = 0
     counters[worker, SPAWNS] = 2
     counters[worker, RESTARTED] = restarted
-
-
-Plan = tuple[LayoutPlan, int, bool]
-"""What :func:`layout_plan` returns; the kernels below are compiled with one as constants."""
 
 
 @njit(cache=True, nogil=True, inline="always")
