@@ -9,7 +9,6 @@ import sys
 import pytest
 
 PROBE = """
-from py2048.learn.kernels import network_kernels
 from py2048.learn.training import Trainer, TrainingConfig
 
 config = TrainingConfig(tuples=((0, 1, 2, 3), (4, 5, 6, 7)), stage_tiles=(256,), workers=2)
@@ -17,8 +16,7 @@ trainer = Trainer(config)
 while not trainer.done(3):
     trainer.run_round(3)
 trainer.network.greedy_direction(0x1234, 0)
-kernels = network_kernels(trainer.network.layout)
-print(sum(sum(k.stats.cache_misses.values()) for k in kernels))
+print(sum(sum(k.stats.cache_misses.values()) for k in trainer.network.kernels))
 """
 
 

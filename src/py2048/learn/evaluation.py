@@ -32,9 +32,7 @@ from py2048.learn.kernels import (
 )
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.storage import load_int16_weights
-from py2048.learn.tuples import (
-    tuple_layout,
-)
+from py2048.learn.tuples import tuple_layout
 from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
 
 SHIPPED_WEIGHTS = "ntuple-4x6.npz"

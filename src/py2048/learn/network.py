@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
-from py2048.learn.kernels import network_kernels
+from py2048.learn.kernels import NetworkKernels, network_kernels
 from py2048.learn.tuples import (
     DEFAULT_TUPLES,
     entry_count,
@@ -34,6 +34,8 @@ class NTupleNetwork:
     weights: np.ndarray
     stage_tiles: tuple[int, ...] = ()
     layout: np.ndarray = field(init=False, repr=False)
+    kernels: NetworkKernels = field(init=False, repr=False, compare=False)
+    """The compiled kernels of this network's layout (compiled on first use)."""
 
     def __post_init__(self) -> None:
         self.tuples = validate_tuples(self.tuples)
@@ -45,6 +47,7 @@ class NTupleNetwork:
                 f"stages, got {self.weights.dtype} {self.weights.shape}"
             )
         self.layout = tuple_layout(self.tuples, self.stage_tiles)
+        self.kernels = network_kernels(self.layout)
 
     @classmethod
     def zeros(
@@ -71,8 +74,7 @@ class NTupleNetwork:
 
     def value_packed(self, lo: int, hi: int) -> float:
         """Value of a packed board."""
-        value = network_kernels(self.layout).board_value
-        return float(value(np.uint64(lo), np.uint64(hi), self.weights))
+        return float(self.kernels.board_value(np.uint64(lo), np.uint64(hi), self.weights))
 
     def value(self, board: Sequence[Sequence[int]]) -> float:
         """Value of a 4x4 board of tile values (0 for empty), read as an afterstate."""
@@ -80,7 +82,7 @@ class NTupleNetwork:
 
     def greedy_direction(self, lo: int, hi: int) -> int | None:
         """The move with the best ``gain + value(afterstate)``, or None when no move exists."""
-        direction = network_kernels(self.layout).greedy_move(
+        direction = self.kernels.greedy_move(
             np.uint64(lo), np.uint64(hi), self.weights, ROW_TABLES
         )[0]
         return None if direction < 0 else int(direction)

@@ -12,7 +12,6 @@ from py2048.learn.kernels import (
     IN_PROGRESS,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
-    network_kernels,
 )
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.training import GameResult
@@ -40,9 +39,8 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
     counts = np.zeros(1, dtype=np.int64)
     finished: list[GameResult] = []
     unused = np.zeros(0, dtype=np.float32)
-    play_segment = network_kernels(network.layout).play_segment
     while len(finished) < games or counters[0, IN_PROGRESS]:
-        play_segment(
+        network.kernels.play_segment(
             0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
             False, 0.0, False, False, ROW_TABLES, records, record_counts, results, counts, 0,
             0.0, no_restarts, 0, no_finds, find_counts,

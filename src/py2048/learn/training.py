@@ -40,7 +40,6 @@ from py2048.learn.kernels import (
     MOVES,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
-    network_kernels,
 )
 from py2048.learn.network import NTupleNetwork, split_stage_array
 from py2048.learn.tuples import (
@@ -248,7 +247,7 @@ class Trainer:
 
     def _play(self, worker: int, total_games: int, apply_now: bool) -> None:
         network = self.network
-        network_kernels(network.layout).play_segment(
+        network.kernels.play_segment(
             worker,
             self.config.segment_moves,
             self.boards,
@@ -278,7 +277,7 @@ class Trainer:
 
     def _apply(self) -> None:
         network = self.network
-        network_kernels(network.layout).apply_records(
+        network.kernels.apply_records(
             self._records,
             self._record_counts,
             network.weights,
