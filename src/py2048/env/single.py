@@ -28,10 +28,13 @@ from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.env import render
 from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
 
-ACTION_MASKS = tuple(np.array([(m >> d) & 1 for d in range(4)], dtype=np.int8) for m in range(16))
-"""info["action_mask"] for each legal-move bitmask, shared and read-only (copy to modify)."""
-for _mask in ACTION_MASKS:
-    _mask.flags.writeable = False
+_ACTION_MASKS = np.array([[(m >> d) & 1 for d in range(4)] for m in range(16)], dtype=np.int8)
+"""Row ``m`` is the action mask of legal-move bitmask ``m``."""
+
+
+def action_mask(legal: int) -> np.ndarray:
+    """info["action_mask"]: a new array on every call, the caller's to keep or change."""
+    return _ACTION_MASKS[legal].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -125,7 +128,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
             self._state, np.uint64(game_seed), board_lo, board_hi, use_board, ROW_TABLES, obs
         )
         self._started = True
-        info = {"action_mask": ACTION_MASKS[mask], "score": 0, "max_tile": 1 << top, "moved": False}
+        info = {"action_mask": action_mask(mask), "score": 0, "max_tile": 1 << top, "moved": False}
         return obs, info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -148,7 +151,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
             reward = self._penalty
             terminated = mask == 0 or self._illegal_ends
         info = {
-            "action_mask": ACTION_MASKS[mask],
+            "action_mask": action_mask(mask),
             "score": score,
             "max_tile": 1 << top,
             "moved": moved,
