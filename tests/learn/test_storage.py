@@ -9,7 +9,6 @@ from py2048.learn.checkpoint import save_checkpoint
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.storage import (
     WeightsError,
-    atomic_write,
     load_int16_weights,
     load_weights,
     save_weights,
@@ -115,13 +114,3 @@ def test_entries_that_do_not_fit_the_tuples_are_reported(tmp_path: Path) -> None
     entries["tuples"] = np.array("0,1,2")
     np.savez(tmp_path / "w.npz", **entries)
     expect_error(tmp_path / "w.npz", "but its tuples and stages need")
-
-
-def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
-    target = tmp_path / "w.npz"
-    target.write_bytes(b"previous")
-    with pytest.raises(RuntimeError), atomic_write(target) as handle:
-        handle.write(b"partial")
-        raise RuntimeError("disk full")
-    assert target.read_bytes() == b"previous"
-    assert [p.name for p in tmp_path.iterdir()] == ["w.npz"]

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,7 +19,6 @@ from py2048.tui.storage import (
     DATA_DIR_ENV,
     GAME_FILE,
     Storage,
-    atomic_write,
     default_data_dir,
 )
 from tests.tui.support import write_save
@@ -61,14 +57,6 @@ def test_nothing_saved_yet_is_not_a_problem(data_dir: Path) -> None:
     storage = Storage(data_dir)
     assert storage.load_game() == (None, None)
     assert storage.load_best_score() == (0, None)
-
-
-def test_a_write_replaces_the_file_and_leaves_no_temporary_file(tmp_path: Path) -> None:
-    path = tmp_path / "save.json"
-    atomic_write(path, "first")
-    atomic_write(path, "second")
-    assert path.read_text() == "second"
-    assert leftovers(tmp_path) == []
 
 
 def test_a_rename_that_fails_keeps_the_previous_save(
@@ -120,41 +108,6 @@ def test_a_write_that_fails_midway_keeps_the_previous_save(
     monkeypatch.undo()
     assert (data_dir / GAME_FILE).read_text() == previous.to_json()
     assert leftovers(data_dir) == []
-
-
-KILL_LOOP = """
-import sys
-from pathlib import Path
-from py2048.tui.storage import atomic_write
-path = Path(sys.argv[1])
-texts = ["A" * 300_000, "B" * 200_000]
-atomic_write(path, texts[0])
-print("ready", flush=True)
-n = 0
-while True:
-    n += 1
-    atomic_write(path, texts[n % 2])
-"""
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("delay", [0.0, 0.013, 0.037])
-def test_killing_the_program_during_saves_never_corrupts_the_file(
-    tmp_path: Path, delay: float
-) -> None:
-    path = tmp_path / GAME_FILE
-    child = subprocess.Popen(
-        [sys.executable, "-c", KILL_LOOP, str(path)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(delay)
-        child.send_signal(signal.SIGKILL)
-    finally:
-        child.wait(timeout=30)
-    text = path.read_text()
-    assert text in ("A" * 300_000, "B" * 200_000)
 
 
 def test_temporary_files_left_by_a_killed_program_are_removed_later(data_dir: Path) -> None:

@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from py2048.files import atomic_write
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.storage import (
     CHECKPOINT_FORMAT,
     FORMAT_VERSION,
     WeightsError,
-    atomic_write,
     read_archive,
     read_stage_tiles,
 )

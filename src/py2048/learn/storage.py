@@ -14,24 +14,23 @@ code) that start with a ``format`` entry naming what they are and a ``version``.
   the configuration, the weights and temporal-coherence sums, the games in progress, and the
   counters. It is written uncompressed, because it is rewritten often and speed matters more.
 
-Files are written atomically (a temporary file in the same folder, flushed to disk, then
-renamed over the old one), so an interrupted save never destroys the previous file. Every
+Files are written atomically (:func:`py2048.files.atomic_write`), so an interrupted save never
+destroys the previous file. Every
 problem reading a file raises :class:`WeightsError` naming the file and what is wrong with it.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from py2048.files import atomic_write
 from py2048.learn.network import NTupleNetwork, quantise
 from py2048.learn.tuples import entry_count, format_tuples, parse_tuples, validate_stage_tiles
 
@@ -49,39 +48,6 @@ class WeightsError(ValueError):
         self.path = str(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
-
-
-@contextmanager
-def atomic_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
-    """Open a temporary file next to ``path``; on success flush it to disk and rename it over.
-
-    If writing fails, the temporary file is removed and any existing ``path`` is untouched.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        os.chmod(temporary, 0o666 & ~_umask())
-        with os.fdopen(descriptor, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def read_archive(

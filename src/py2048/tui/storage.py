@@ -1,9 +1,9 @@
 """Where the terminal game keeps the game in progress and the best score, and how it writes them.
 
-Every write is atomic: the new text goes to a temporary file in the same directory, is flushed
-and fsynced, then renamed over the old file. Killing the program at any moment leaves either
-the previous save or the new one, whole. A save that cannot be read is never overwritten: it is
-moved aside to a backup file first, and the caller tells the player where it went.
+Every write is atomic (:func:`py2048.files.atomic_write`): killing the program at any moment
+leaves either the previous save or the new one, whole. A save that cannot be read is never
+overwritten: it is moved aside to a backup file first, and the caller tells the player where it
+went.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ import platformdirs
 
 from py2048.engine import Game, SaveError
 from py2048.engine.save import MAX_SAVE_BYTES
+from py2048.files import TEMPORARY_PATTERN, atomic_write
 
 DATA_DIR_ENV = "PY2048_DATA_DIR"
 GAME_FILE = "game.json"
@@ -34,34 +34,6 @@ def default_data_dir() -> Path:
     if override:
         return Path(override)
     return Path(platformdirs.user_data_dir("py2048", appauthor=False))
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Replace the content of ``path`` with ``text``; a crash leaves the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable. Only POSIX can open a directory to sync it."""
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +79,10 @@ class Storage:
             return 0, self._set_aside(self.best_score_path, exc)
 
     def save_game(self, game: Game) -> None:
-        atomic_write(self.game_path, game.to_json())
+        _write_text(self.game_path, game.to_json())
 
     def save_best_score(self, best_score: int) -> None:
-        atomic_write(self.best_score_path, json.dumps({"best_score": best_score}))
+        _write_text(self.best_score_path, json.dumps({"best_score": best_score}))
 
     @staticmethod
     def _read(path: Path) -> bytes:
@@ -137,10 +109,15 @@ class Storage:
 
     def _remove_stale_temp_files(self) -> None:
         cutoff = time.time() - STALE_TEMP_SECONDS
-        for temp in self.directory.glob(".*.tmp"):
+        for temp in self.directory.glob(TEMPORARY_PATTERN):
             with contextlib.suppress(OSError):
                 if temp.stat().st_mtime < cutoff:
                     temp.unlink()
+
+
+def _write_text(path: Path, text: str) -> None:
+    with atomic_write(path) as file:
+        file.write(text.encode("utf-8"))
 
 
 def _parse_best_score(data: bytes) -> int:
