@@ -1,13 +1,15 @@
 """Many games of 2048 at once: N packed boards in numpy arrays, stepped in one compiled call.
 
-For people who write their own training loops (and for :mod:`py2048.env`, which builds on it).
-Nothing here needs Gymnasium. Every game plays exactly as ``py2048.Game(seed)``: game ``i``
-of ``Batch(n, seed=s)`` is ``Game(s + i)``, and the same moves give the same boards and scores.
+For people who write their own training loops (and for :mod:`py2048.env`, which builds on the
+same row kernels). Nothing here needs Gymnasium. Every game plays exactly as
+``py2048.Game(seed)``: game ``i`` of ``Batch(n, seed=s)`` is ``Game(s + i)``, and the same moves
+give the same boards and scores.
 
 State lives in one ``(N, 6)`` uint64 array whose columns are the packed board (``lo``, ``hi``;
 see :mod:`py2048.engine.board`), the spawn key, the game's seed, its number of real moves and
-its score. A game that restarts without a seed of its own plays ``next_seed(seed)``, so a whole
-run of games follows from the first seeds.
+its score (:data:`STATE_LO` ... :data:`STATE_SCORE`, from :mod:`py2048.engine.rows`). A game
+that restarts without a seed of its own plays :func:`next_seed` of its seed, so a whole run of
+games follows from the first seeds.
 """
 
 from __future__ import annotations
@@ -18,111 +20,45 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from py2048.engine.board import (
-    MAX_EXPONENT,
-    ROW_TABLES,
-    cell_exponent,
-    legal_mask,
-    max_exponent,
-    move,
-    pack,
-    play,
-    start,
+from py2048.checks import (
+    SeedLike,
+    board_words,
+    checked_actions,
+    checked_mask,
+    positive_int,
+    seeds_for,
 )
-from py2048.engine.rng import SEED_LIMIT, draw, seed_key, validate_seed
+from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent, move
+from py2048.engine.rows import (
+    ONEHOT_PLANES,
+    STATE_COLUMNS,
+    STATE_HI,
+    STATE_KEY,
+    STATE_LO,
+    STATE_MOVES,
+    STATE_SCORE,
+    STATE_SEED,
+    advance,
+    next_seed,
+    restart,
+    restart_from,
+    write_observation,
+)
 
-LO, HI, KEY, SEED, MOVES, SCORE = range(6)
-"""Columns of the state array."""
-STATE_COLUMNS = 6
-
-ONEHOT_PLANES = MAX_EXPONENT + 1
-"""Planes of a one-hot observation: plane ``e`` marks the cells holding exponent ``e``."""
-
-_NEXT_GAME_DRAW = np.uint64(1 << 63)
-"""A spawn number no game reaches; its draw picks the seed of the game that follows."""
-
-SeedLike = int | Sequence[int] | np.ndarray | None
-
-
-# --- compiled building blocks (also used by py2048.env) ------------------------------------
-
-
-@njit("u8(u8)", cache=True, nogil=True)
-def next_seed(seed: np.uint64) -> np.uint64:
-    """The seed of the game that follows game ``seed`` when a game restarts unseeded (< 2**53)."""
-    return draw(seed_key(seed), _NEXT_GAME_DRAW) >> np.uint64(11)
-
-
-@njit(cache=True, nogil=True)
-def restart(state: np.ndarray, i: int, seed: np.uint64) -> None:
-    """Make row ``i`` of ``state`` the opening position of ``Game(seed)``."""
-    key = seed_key(seed)
-    lo, hi = start(key)
-    state[i, LO] = lo
-    state[i, HI] = hi
-    state[i, KEY] = key
-    state[i, SEED] = seed
-    state[i, MOVES] = 0
-    state[i, SCORE] = 0
-
-
-@njit(cache=True, nogil=True)
-def restart_from(
-    state: np.ndarray, i: int, seed: np.uint64, lo: np.uint64, hi: np.uint64, use_board: bool
-) -> None:
-    """Row ``i`` becomes ``Game(seed)``, or ``Game.from_board(board, seed=seed)`` with a board."""
-    restart(state, i, seed)
-    if use_board:
-        state[i, LO] = lo
-        state[i, HI] = hi
-
-
-@njit(cache=True, nogil=True)
-def advance(state: np.ndarray, i: int, action: int, tables: np.ndarray) -> tuple[int, bool]:
-    """Play ``action`` in game ``i`` as ``Game.step`` does: ``(gain, moved)``."""
-    lo, hi, gain, cell, _ = play(
-        state[i, LO],
-        state[i, HI],
-        action,
-        state[i, KEY],
-        state[i, MOVES] + np.uint64(2),
-        tables,
-    )
-    if cell < 0:
-        return 0, False
-    state[i, LO] = lo
-    state[i, HI] = hi
-    state[i, MOVES] += np.uint64(1)
-    state[i, SCORE] += np.uint64(gain)
-    return gain, True
-
-
-@njit(cache=True, nogil=True)
-def write_observation(lo: np.uint64, hi: np.uint64, out: np.ndarray) -> None:
-    """Write a board into a flat buffer: 16 exponents, or 18 x 16 one-hot planes (288 bytes)."""
-    if out.size == 16:
-        for cell in range(16):
-            out[cell] = cell_exponent(lo, hi, cell)
-    else:
-        out[:] = 0
-        for cell in range(16):
-            out[cell_exponent(lo, hi, cell) * 16 + cell] = 1
-
-
-@njit(cache=True, nogil=True)
-def write_mask_row(mask: int, out: np.ndarray, i: int) -> None:
-    """Row ``i`` of an (N, 4) action-mask array from a legal-move bitmask."""
-    for d in range(4):
-        out[i, d] = (mask >> d) & 1
-
-
-@njit(cache=True, nogil=True)
-def first_bad_action(actions: np.ndarray) -> int:
-    """Index of the first action outside 0-3, or -1 when all are valid."""
-    for i in range(actions.shape[0]):
-        if actions[i] < 0 or actions[i] > 3:
-            return i
-    return -1
+__all__ = [
+    "STATE_COLUMNS",
+    "STATE_HI",
+    "STATE_KEY",
+    "STATE_LO",
+    "STATE_MOVES",
+    "STATE_SCORE",
+    "STATE_SEED",
+    "Afterstates",
+    "Batch",
+    "SeedLike",
+    "StepResult",
+    "next_seed",
+]
 
 
 # --- whole-batch kernels --------------------------------------------------------------------
@@ -157,14 +93,14 @@ def _step(
 ) -> None:
     for i in range(state.shape[0]):
         gains[i], moved[i] = advance(state, i, actions[i], tables)
-        mask = legal_mask(state[i, LO], state[i, HI], tables)
+        mask = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
         over[i] = mask == 0
         if mask == 0:
-            final_scores[i] = state[i, SCORE]
-            final_max_tiles[i] = 1 << max_exponent(state[i, LO], state[i, HI])
+            final_scores[i] = state[i, STATE_SCORE]
+            final_max_tiles[i] = 1 << max_exponent(state[i, STATE_LO], state[i, STATE_HI])
             if autoreset:
-                restart(state, i, next_seed(state[i, SEED]))
-                mask = legal_mask(state[i, LO], state[i, HI], tables)
+                restart(state, i, next_seed(state[i, STATE_SEED]))
+                mask = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
         else:
             final_scores[i] = 0
             final_max_tiles[i] = 0
@@ -174,20 +110,20 @@ def _step(
 @njit(cache=True, nogil=True)
 def _max_tiles(state: np.ndarray, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = 1 << max_exponent(state[i, LO], state[i, HI])
+        out[i] = 1 << max_exponent(state[i, STATE_LO], state[i, STATE_HI])
 
 
 @njit(cache=True, nogil=True)
 def _legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = legal_mask(state[i, LO], state[i, HI], tables)
+        out[i] = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
 
 
 @njit(cache=True, nogil=True)
 def _observe(state: np.ndarray, out: np.ndarray) -> None:
     flat = out.reshape(state.shape[0], out.size // state.shape[0])
     for i in range(state.shape[0]):
-        write_observation(state[i, LO], state[i, HI], flat[i])
+        write_observation(state[i, STATE_LO], state[i, STATE_HI], flat[i])
 
 
 @njit(cache=True, nogil=True)
@@ -201,11 +137,11 @@ def _afterstates(
 ) -> None:
     for i in range(state.shape[0]):
         for d in range(4):
-            new_lo, new_hi, gain = move(state[i, LO], state[i, HI], d, tables)
+            new_lo, new_hi, gain = move(state[i, STATE_LO], state[i, STATE_HI], d, tables)
             lo[i, d] = new_lo
             hi[i, d] = new_hi
             gains[i, d] = gain
-            legal[i, d] = new_lo != state[i, LO] or new_hi != state[i, HI]
+            legal[i, d] = new_lo != state[i, STATE_LO] or new_hi != state[i, STATE_HI]
 
 
 # --- the Python API -------------------------------------------------------------------------
@@ -249,7 +185,7 @@ class Batch:
     def __init__(self, n: int, seed: SeedLike = None) -> None:
         n = positive_int("the number of games", n)
         self.state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
-        """(N, 6) uint64: columns LO, HI, KEY, SEED, MOVES, SCORE of this module."""
+        """(N, 6) uint64, a game per row: columns STATE_LO, ..., STATE_SCORE of this module."""
         self.legal = np.zeros(n, dtype=np.uint8)
         """(N,) uint8 bitmask of legal actions (bit d set when action d moves), kept current."""
         self.reset(seed)
@@ -260,23 +196,23 @@ class Batch:
 
     @property
     def lo(self) -> np.ndarray:
-        return self.state[:, LO]
+        return self.state[:, STATE_LO]
 
     @property
     def hi(self) -> np.ndarray:
-        return self.state[:, HI]
+        return self.state[:, STATE_HI]
 
     @property
     def seeds(self) -> np.ndarray:
-        return self.state[:, SEED]
+        return self.state[:, STATE_SEED]
 
     @property
     def moves(self) -> np.ndarray:
-        return self.state[:, MOVES]
+        return self.state[:, STATE_MOVES]
 
     @property
     def scores(self) -> np.ndarray:
-        return self.state[:, SCORE]
+        return self.state[:, STATE_SCORE]
 
     def reset(
         self,
@@ -343,63 +279,3 @@ class Batch:
         )
         _afterstates(self.state, ROW_TABLES, *result)
         return result
-
-
-# --- argument checks shared with py2048.env -------------------------------------------------
-
-
-def positive_int(name: str, value: object) -> int:
-    """``value`` as an int, or ValueError when it is not a positive integer."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
-
-
-def seeds_for(seed: SeedLike, n: int) -> np.ndarray:
-    """N game seeds from an int (``seed + i``), a sequence of N ints, or None (random)."""
-    if seed is None:
-        return np.random.default_rng().integers(SEED_LIMIT, size=n, dtype=np.uint64)
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        first = validate_seed(seed)
-        if first + n > SEED_LIMIT:
-            raise ValueError(f"seed + {n - 1} must stay below 2**53, got seed {first}")
-        return np.arange(first, first + n, dtype=np.uint64)
-    values = list(seed)
-    if len(values) != n:
-        raise ValueError(f"expected {n} seeds, got {len(values)}")
-    return np.array([validate_seed(value) for value in values], dtype=np.uint64)
-
-
-def board_words(board: Sequence[Sequence[int]] | None) -> tuple[np.uint64, np.uint64, bool]:
-    """``(lo, hi, True)`` for a valid board, ``(0, 0, False)`` for None; BoardError otherwise."""
-    if board is None:
-        return np.uint64(0), np.uint64(0), False
-    lo, hi = pack(board)
-    return np.uint64(lo), np.uint64(hi), True
-
-
-def checked_mask(mask: object, n: int) -> np.ndarray:
-    """A boolean selection of N games, or ValueError saying what was wrong."""
-    array = np.asarray(mask)
-    if array.dtype != np.bool_ or array.shape != (n,):
-        raise ValueError(
-            f"mask must be a bool array of shape ({n},), got {array.dtype} {array.shape}"
-        )
-    return array
-
-
-def checked_actions(actions: object, n: int) -> np.ndarray:
-    """N actions as int64, or ValueError naming the first bad one."""
-    array = np.asarray(actions)
-    if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(
-            f"actions must be {n} integers (0 up, 1 right, 2 down, 3 left), "
-            f"got {array.dtype} {array.shape}"
-        )
-    array = array.astype(np.int64, copy=False)
-    bad = first_bad_action(array)
-    if bad >= 0:
-        raise ValueError(
-            f"actions[{bad}] = {array[bad]} is not an action: use 0 up, 1 right, 2 down, 3 left"
-        )
-    return array

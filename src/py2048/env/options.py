@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from py2048.batch import ONEHOT_PLANES
 from py2048.engine.board import MAX_EXPONENT
+from py2048.engine.rows import ONEHOT_PLANES
 
 OBS_MODES = ("exponents", "onehot")
 ILLEGAL_ACTIONS = ("ignore", "terminate")

@@ -11,20 +11,20 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 from numba import njit
 
-from py2048.batch import (
-    HI,
-    LO,
-    SCORE,
-    SEED,
+from py2048.checks import board_words
+from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
+from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.engine.rows import (
     STATE_COLUMNS,
+    STATE_HI,
+    STATE_LO,
+    STATE_SCORE,
+    STATE_SEED,
     advance,
-    board_words,
     next_seed,
     restart_from,
     write_observation,
 )
-from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
-from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.env import render
 from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
 
@@ -42,9 +42,9 @@ def _step_one(
     state: np.ndarray, action: int, tables: np.ndarray, obs: np.ndarray
 ) -> tuple[int, bool, int, int, int]:
     gain, moved = advance(state, 0, action, tables)
-    lo, hi = state[0, LO], state[0, HI]
+    lo, hi = state[0, STATE_LO], state[0, STATE_HI]
     write_observation(lo, hi, obs.reshape(obs.size))
-    return gain, moved, legal_mask(lo, hi, tables), max_exponent(lo, hi), state[0, SCORE]
+    return gain, moved, legal_mask(lo, hi, tables), max_exponent(lo, hi), state[0, STATE_SCORE]
 
 
 @njit(cache=True, nogil=True)
@@ -58,7 +58,7 @@ def _reset_one(
     obs: np.ndarray,
 ) -> tuple[int, int]:
     restart_from(state, 0, seed, board_lo, board_hi, use_board)
-    lo, hi = state[0, LO], state[0, HI]
+    lo, hi = state[0, STATE_LO], state[0, STATE_HI]
     write_observation(lo, hi, obs.reshape(obs.size))
     return legal_mask(lo, hi, tables), max_exponent(lo, hi)
 
@@ -102,13 +102,13 @@ class Game2048Env(gym.Env[np.ndarray, int]):
     @property
     def game_seed(self) -> int | None:
         """Seed of the game being played: ``py2048.Game.replay(seed, moves)`` rebuilds it."""
-        return int(self._state[0, SEED]) if self._started else None
+        return int(self._state[0, STATE_SEED]) if self._started else None
 
     @property
     def packed(self) -> tuple[int, int]:
         """The board as the engine's ``(lo, hi)`` words."""
         self._require_game()
-        return int(self._state[0, LO]), int(self._state[0, HI])
+        return int(self._state[0, STATE_LO]), int(self._state[0, STATE_HI])
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -119,7 +119,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         super().reset(seed=seed)
         if game_seed is None:
             game_seed = (
-                int(next_seed(self._state[0, SEED]))
+                int(next_seed(self._state[0, STATE_SEED]))
                 if self._started
                 else int(self.np_random.integers(SEED_LIMIT))
             )
@@ -164,7 +164,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
             return None
         lo, hi = self.packed
         if self.render_mode == "ansi":
-            return render.ansi(lo, hi, int(self._state[0, SCORE]))
+            return render.ansi(lo, hi, int(self._state[0, STATE_SCORE]))
         return render.rgb_array(lo, hi)
 
     def _require_game(self) -> None:

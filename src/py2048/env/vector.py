@@ -17,26 +17,28 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numba import njit
 
-from py2048.batch import (
-    HI,
-    LO,
-    SCORE,
-    SEED,
-    STATE_COLUMNS,
-    advance,
+from py2048.checks import (
     board_words,
     checked_actions,
     checked_mask,
-    next_seed,
     positive_int,
-    restart,
-    restart_from,
     seeds_for,
-    write_mask_row,
-    write_observation,
 )
 from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
 from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.engine.rows import (
+    STATE_COLUMNS,
+    STATE_HI,
+    STATE_LO,
+    STATE_SCORE,
+    STATE_SEED,
+    advance,
+    next_seed,
+    restart,
+    restart_from,
+    write_mask_row,
+    write_observation,
+)
 from py2048.env import render
 from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
 
@@ -60,11 +62,11 @@ def _record(
     max_tiles: np.ndarray,
 ) -> int:
     """Write game ``i``'s observation and info entries; return its legal-move bitmask."""
-    lo, hi = state[i, LO], state[i, HI]
+    lo, hi = state[i, STATE_LO], state[i, STATE_HI]
     write_observation(lo, hi, obs[i])
     mask = legal_mask(lo, hi, tables)
     write_mask_row(mask, masks, i)
-    scores[i] = state[i, SCORE]
+    scores[i] = state[i, STATE_SCORE]
     max_tiles[i] = 1 << max_exponent(lo, hi)
     return mask
 
@@ -90,7 +92,7 @@ def _reset(
             restart_from(state, i, seeds[i], board_lo, board_hi, use_board)
             _record(state, i, tables, flat, masks, scores, max_tiles)
         else:
-            write_observation(state[i, LO], state[i, HI], flat[i])
+            write_observation(state[i, STATE_LO], state[i, STATE_HI], flat[i])
 
 
 @njit(cache=True, nogil=True)
@@ -125,7 +127,7 @@ def _step(
     for i in range(n):
         finished[i] = False
         if pending[i] and mode == _NEXT_STEP:
-            restart(state, i, next_seed(state[i, SEED]))
+            restart(state, i, next_seed(state[i, STATE_SEED]))
             steps[i] = 0
             pending[i] = False
             rewards[i] = 0.0
@@ -149,7 +151,7 @@ def _step(
             final_scores[i] = scores[i]
             final_max_tiles[i] = max_tiles[i]
             final_moved[i] = did_move
-            restart(state, i, next_seed(state[i, SEED]))
+            restart(state, i, next_seed(state[i, STATE_SEED]))
             steps[i] = 0
             pending[i] = False
             moved[i] = False
@@ -220,7 +222,7 @@ class Game2048VectorEnv(VectorEnv):
     @property
     def game_seeds(self) -> np.ndarray:
         """Seed of each game being played (a copy): ``py2048.Game.replay`` rebuilds them."""
-        return self._state[:, SEED].astype(np.int64)
+        return self._state[:, STATE_SEED].astype(np.int64)
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -311,7 +313,9 @@ class Game2048VectorEnv(VectorEnv):
             return None
         if not self._started.all():
             raise ResetNeeded("call reset() first")
-        boards = [(int(row[LO]), int(row[HI]), int(row[SCORE])) for row in self._state]
+        boards = [
+            (int(row[STATE_LO]), int(row[STATE_HI]), int(row[STATE_SCORE])) for row in self._state
+        ]
         if self.render_mode == "ansi":
             return tuple(render.ansi(lo, hi, score) for lo, hi, score in boards)
         return tuple(render.rgb_array(lo, hi) for lo, hi, _ in boards)
@@ -334,7 +338,7 @@ class Game2048VectorEnv(VectorEnv):
             if chosen[i] is not None:
                 seeds[i] = chosen[i]
             elif self._started[i]:
-                seeds[i] = next_seed(self._state[i, SEED])
+                seeds[i] = next_seed(self._state[i, STATE_SEED])
             else:
                 seeds[i] = self.np_random.integers(SEED_LIMIT)
         return seeds
