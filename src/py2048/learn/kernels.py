@@ -40,9 +40,17 @@ from py2048.learn.tuples import (
 _NIBBLE = np.uint64(0xF)
 
 # Columns of the per-worker state arrays (see play_segment).
-LO, HI, PREV_LO, PREV_HI, KEY = 0, 1, 2, 3, 4
+BOARD_LO, BOARD_HI, BOARD_PREV_LO, BOARD_PREV_HI, BOARD_KEY = 0, 1, 2, 3, 4
 BOARD_COLUMNS = 5
-GAME, IN_PROGRESS, HAS_PREV, SCORE, MOVES, SPAWNS, RESTARTED = 0, 1, 2, 3, 4, 5, 6
+(
+    COUNTER_GAME,
+    COUNTER_IN_PROGRESS,
+    COUNTER_HAS_PREV,
+    COUNTER_SCORE,
+    COUNTER_MOVES,
+    COUNTER_SPAWNS,
+    COUNTER_RESTARTED,
+) = range(7)
 COUNTER_COLUMNS = 7
 RECORD_COLUMNS = 5
 RESULT_COLUMNS = 5
@@ -169,16 +177,16 @@ def start_game(
             lo = restart_boards[pick, 0]
             hi = restart_boards[pick, 1]
             restarted = 1
-    boards[worker, LO] = lo
-    boards[worker, HI] = hi
-    boards[worker, KEY] = key
-    counters[worker, GAME] = game
-    counters[worker, IN_PROGRESS] = 1
-    counters[worker, HAS_PREV] = 0
-    counters[worker, SCORE] = 0
-    counters[worker, MOVES] = 0
-    counters[worker, SPAWNS] = 2
-    counters[worker, RESTARTED] = restarted
+    boards[worker, BOARD_LO] = lo
+    boards[worker, BOARD_HI] = hi
+    boards[worker, BOARD_KEY] = key
+    counters[worker, COUNTER_GAME] = game
+    counters[worker, COUNTER_IN_PROGRESS] = 1
+    counters[worker, COUNTER_HAS_PREV] = 0
+    counters[worker, COUNTER_SCORE] = 0
+    counters[worker, COUNTER_MOVES] = 0
+    counters[worker, COUNTER_SPAWNS] = 2
+    counters[worker, COUNTER_RESTARTED] = restarted
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -301,21 +309,21 @@ def _play_segment(
     finished = 0
     discovered = 0
     for _ in range(steps):
-        if counters[worker, IN_PROGRESS] == 0:
-            if counters[worker, GAME] >= total_games:
+        if counters[worker, COUNTER_IN_PROGRESS] == 0:
+            if counters[worker, COUNTER_GAME] >= total_games:
                 break
             start_game(
-                worker, counters[worker, GAME], base_key, boards, counters, restart_share,
+                worker, counters[worker, COUNTER_GAME], base_key, boards, counters, restart_share,
                 restart_boards, restart_count,
             )  # fmt: skip
-        lo = boards[worker, LO]
-        hi = boards[worker, HI]
+        lo = boards[worker, BOARD_LO]
+        hi = boards[worker, BOARD_HI]
         direction, after_lo, after_hi, gain, after_value = _greedy_move(
             lo, hi, weights, tables, planned
         )
-        if learn and counters[worker, HAS_PREV]:
-            prev_lo = boards[worker, PREV_LO]
-            prev_hi = boards[worker, PREV_HI]
+        if learn and counters[worker, COUNTER_HAS_PREV]:
+            prev_lo = boards[worker, BOARD_PREV_LO]
+            prev_hi = boards[worker, BOARD_PREV_HI]
             if apply_now:
                 target = 0.0 if direction < 0 else gain + after_value
                 _learn_transition(
@@ -333,26 +341,28 @@ def _play_segment(
                     records[worker, recorded, 4] = np.uint64(gain)
                 recorded += 1
         if direction < 0:
-            results[worker, finished, 0] = counters[worker, GAME]
-            results[worker, finished, 1] = counters[worker, SCORE]
+            results[worker, finished, 0] = counters[worker, COUNTER_GAME]
+            results[worker, finished, 1] = counters[worker, COUNTER_SCORE]
             results[worker, finished, 2] = max_exponent(lo, hi)
-            results[worker, finished, 3] = counters[worker, MOVES]
-            results[worker, finished, 4] = counters[worker, RESTARTED]
+            results[worker, finished, 3] = counters[worker, COUNTER_MOVES]
+            results[worker, finished, 4] = counters[worker, COUNTER_RESTARTED]
             finished += 1
-            counters[worker, GAME] += stride
-            counters[worker, IN_PROGRESS] = 0
+            counters[worker, COUNTER_GAME] += stride
+            counters[worker, COUNTER_IN_PROGRESS] = 0
             continue
-        boards[worker, PREV_LO] = after_lo
-        boards[worker, PREV_HI] = after_hi
-        counters[worker, HAS_PREV] = 1
-        counters[worker, SCORE] += gain
-        counters[worker, MOVES] += 1
+        boards[worker, BOARD_PREV_LO] = after_lo
+        boards[worker, BOARD_PREV_HI] = after_hi
+        counters[worker, COUNTER_HAS_PREV] = 1
+        counters[worker, COUNTER_SCORE] += gain
+        counters[worker, COUNTER_MOVES] += 1
         spawned, _, _ = place(
-            after_lo, after_hi, draw(boards[worker, KEY], np.uint64(counters[worker, SPAWNS]))
+            after_lo,
+            after_hi,
+            draw(boards[worker, BOARD_KEY], np.uint64(counters[worker, COUNTER_SPAWNS])),
         )
-        counters[worker, SPAWNS] += 1
-        boards[worker, LO] = spawned
-        boards[worker, HI] = after_hi
+        counters[worker, COUNTER_SPAWNS] += 1
+        boards[worker, BOARD_LO] = spawned
+        boards[worker, BOARD_HI] = after_hi
         if restart_exponents:
             top = max_exponent(spawned, after_hi)
             if top > max_exponent(lo, hi) and (restart_exponents >> top) & 1:

@@ -9,7 +9,7 @@ from py2048.engine.rng import seed_key, validate_seed
 from py2048.learn.kernels import (
     BOARD_COLUMNS,
     COUNTER_COLUMNS,
-    IN_PROGRESS,
+    COUNTER_IN_PROGRESS,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
 )
@@ -39,7 +39,7 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
     counts = np.zeros(1, dtype=np.int64)
     finished: list[GameResult] = []
     unused = np.zeros(0, dtype=np.float32)
-    while len(finished) < games or counters[0, IN_PROGRESS]:
+    while len(finished) < games or counters[0, COUNTER_IN_PROGRESS]:
         network.kernels.play_segment(
             0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
             False, 0.0, False, False, ROW_TABLES, records, record_counts, results, counts, 0,

@@ -35,9 +35,9 @@ from py2048.engine.rng import seed_key, validate_seed
 from py2048.learn.kernels import (
     BOARD_COLUMNS,
     COUNTER_COLUMNS,
-    GAME,
-    IN_PROGRESS,
-    MOVES,
+    COUNTER_GAME,
+    COUNTER_IN_PROGRESS,
+    COUNTER_MOVES,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
 )
@@ -168,7 +168,7 @@ class Trainer:
         workers = config.workers
         self.boards = np.zeros((workers, BOARD_COLUMNS), dtype=np.uint64)
         self.counters = np.zeros((workers, COUNTER_COLUMNS), dtype=np.int64)
-        self.counters[:, GAME] = np.arange(workers)
+        self.counters[:, COUNTER_GAME] = np.arange(workers)
         self.games_finished = 0
         self.moves_played = 0
         self.elapsed_seconds = 0.0
@@ -204,8 +204,8 @@ class Trainer:
 
     def done(self, total_games: int) -> bool:
         """True once every game numbered below ``total_games`` has been played."""
-        idle = self.counters[:, IN_PROGRESS] == 0
-        return bool(np.all(idle & (self.counters[:, GAME] >= total_games)))
+        idle = self.counters[:, COUNTER_IN_PROGRESS] == 0
+        return bool(np.all(idle & (self.counters[:, COUNTER_GAME] >= total_games)))
 
     def run_round(self, total_games: int) -> list[GameResult]:
         """Play one segment on every worker, learn from it, and return the games it finished."""
@@ -243,7 +243,8 @@ class Trainer:
                 self.restarts_found += 1
 
     def _moves_in_progress(self) -> int:
-        return int(self.counters[:, MOVES][self.counters[:, IN_PROGRESS] == 1].sum())
+        in_progress = self.counters[:, COUNTER_IN_PROGRESS] == 1
+        return int(self.counters[:, COUNTER_MOVES][in_progress].sum())
 
     def _play(self, worker: int, total_games: int, apply_now: bool) -> None:
         network = self.network

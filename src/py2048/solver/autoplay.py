@@ -25,7 +25,7 @@ RNGS = ("py2048", "c-rand")
 """Spawn generators a game can use (see :mod:`py2048.engine.rng` and ``crand``)."""
 _PY2048, _C_RAND = 0, 1
 
-SCORE, MOVES, MAX_EXPONENT, NODE_COUNT = 0, 1, 2, 3
+FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES = 0, 1, 2, 3
 """Slots of the figures array a compiled game fills."""
 
 
@@ -121,10 +121,10 @@ def play_game(
             lo, hi, gain, _, _ = play(lo, hi, best, key, moves + 2, tables)
         score += gain
         moves += 1
-    figures[SCORE] = score
-    figures[MOVES] = moves
-    figures[MAX_EXPONENT] = max_exponent(lo, hi)
-    figures[NODE_COUNT] = nodes
+    figures[FIGURE_SCORE] = score
+    figures[FIGURE_MOVES] = moves
+    figures[FIGURE_MAX_EXPONENT] = max_exponent(lo, hi)
+    figures[FIGURE_NODES] = nodes
 
 
 @dataclass(frozen=True)
@@ -176,12 +176,12 @@ def autoplay(
         figures,
     )
     seconds = time.perf_counter() - started
-    exponent = int(figures[MAX_EXPONENT])
+    exponent = int(figures[FIGURE_MAX_EXPONENT])
     return GameRecord(
         seed=seed,
-        score=int(figures[SCORE]),
+        score=int(figures[FIGURE_SCORE]),
         max_tile=1 << exponent if exponent else 0,
-        moves=int(figures[MOVES]),
+        moves=int(figures[FIGURE_MOVES]),
         seconds=seconds,
-        nodes=int(figures[NODE_COUNT]),
+        nodes=int(figures[FIGURE_NODES]),
     )
