@@ -38,6 +38,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from py2048 import Game
+from py2048.solver.presets import PRESETS, QUICKEST_PRESET
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "src" / "py2048" / "web" / "static"
 P99_TARGET_MS = 5.0
@@ -271,7 +272,8 @@ async def measure(host: str, port: int, args: argparse.Namespace) -> tuple[Resul
     rng = random.Random(args.seed)
     prepare = Connection(host, port)
     moves = [prepare.post("/api/move", body) for body in move_bodies(500, rng)]
-    warm_body = json.dumps({"state": Game(seed=1).to_dict(), "preset": "fast"}).encode()
+    warm_state = {"state": Game(seed=1).to_dict(), "preset": QUICKEST_PRESET}
+    warm_body = json.dumps(warm_state).encode()
     await prepare.send(prepare.post("/api/hint", warm_body))  # waits for the solver's warm-up
     prepare.close()
     await drive(host, port, args.rate, 2.0, args.connections, moves, None)
@@ -419,7 +421,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured duration")
     parser.add_argument("--connections", type=int, default=8, help="keep-alive connections")
     parser.add_argument("--hint-clients", type=int, default=2, help="back-to-back hint clients")
-    parser.add_argument("--hint-preset", default="strong", choices=["fast", "balanced", "strong"])
+    parser.add_argument("--hint-preset", default="strong", choices=list(PRESETS))
     parser.add_argument("--seed", type=int, default=2048, help="seed of the generated saves")
     args = parser.parse_args()
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from py2048 import __version__
+from py2048.solver.presets import PRESETS
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--depth", type=_non_negative_int, help="fixed depth: dN searches N+1 player moves"
     )
     budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
-    budget.add_argument("--preset", choices=["fast", "balanced", "strong"], help="a named preset")
+    budget.add_argument("--preset", choices=list(PRESETS), help="a named preset")
     bench.add_argument(
         "--workers", type=_positive_int, help="worker processes (default: every core)"
     )

@@ -3,11 +3,14 @@ animate every move."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from py2048 import Game
+from py2048.solver import DEFAULT_PRESET, PRESETS
 
 DIRECTIONS = ["up", "right", "down", "left"]
 WON_BOARD = [[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
@@ -145,6 +148,27 @@ def test_hint_on_a_finished_game_has_no_direction(http: httpx.Client) -> None:
     state = Game.from_board(board, seed=1).to_dict()
     hint = http.post("/api/hint", json={"state": state}).json()
     assert hint["direction"] is None and hint["values"] == {}
+
+
+def test_the_presets_are_the_solvers_quickest_first(http: httpx.Client) -> None:
+    answer = http.get("/api/presets").json()
+    assert [preset["name"] for preset in answer["presets"]] == list(PRESETS)
+    for preset in answer["presets"]:
+        assert preset == asdict(PRESETS[preset["name"]])
+    limits = [preset["time_ms"] for preset in answer["presets"]]
+    assert limits == sorted(limits)
+    assert answer["default"] == DEFAULT_PRESET
+    assert answer["quickest"] == answer["presets"][0]["name"]
+
+
+def test_every_preset_answers_a_hint_and_no_other_name_does(http: httpx.Client) -> None:
+    state = Game.replay(5, "LDLD").to_dict()
+    for name in PRESETS:
+        response = http.post("/api/hint", json={"state": state, "preset": name})
+        assert response.status_code == 200, response.text
+    response = http.post("/api/hint", json={"state": state, "preset": "insane"})
+    assert response.status_code == 422
+    assert "preset" in response.json()["detail"]
 
 
 def test_health(http: httpx.Client) -> None:

@@ -12,13 +12,14 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from py2048 import Game
+from py2048.solver import PRESETS
 
 pytestmark = pytest.mark.browser
 
@@ -552,6 +553,31 @@ def test_autoplay_plays_legal_moves_until_the_player_takes_over(session: Session
     session.page.wait_for_timeout(600)
     assert session.stored()["moves"] == state["moves"]  # nothing plays after the takeover
     assert session.page.evaluate("localStorage.getItem('py2048.autoplay.speed')") == "fast"
+
+
+def test_hints_and_autoplay_search_with_the_presets_the_server_names(session: Session) -> None:
+    """The page names no preset itself: a hint asks for the server's default preset, fast
+    autoplay for its quickest (answered here as other presets than the solver's, to tell)."""
+    named = {"presets": [asdict(p) for p in PRESETS.values()], "default": "strong"}
+    named["quickest"] = "balanced"
+    session.page.route("**/api/presets", lambda route: route.fulfill(json=named))
+    asked: list[str] = []
+
+    def on_request(request: Any) -> None:
+        if request.url.endswith("/api/hint"):
+            asked.append(json.loads(request.post_data)["preset"])
+
+    session.page.on("request", on_request)
+    session.open(Game(seed=5).to_dict())
+    session.page.click("#hint")
+    session.page.wait_for_selector("#hint-panel", state="visible", timeout=30_000)
+    assert asked == ["strong"]
+    session.page.select_option("#speed", "fast")
+    session.page.click("#autoplay")
+    session.wait_moves(3, timeout=60_000)
+    session.page.click("#autoplay")
+    session.wait_idle()
+    assert len(asked) > 3 and set(asked[1:]) == {"balanced"}
 
 
 # --- look, languages, accessibility -------------------------------------------------------------

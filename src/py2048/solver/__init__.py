@@ -2,16 +2,26 @@
 
 ``best_move(board)`` advises a move for a 4x4 board of tiles; :mod:`py2048.solver.bench` plays
 whole games with it. See ``docs/solver.md`` for how it works and how strong it is.
+
+The presets load with the package; the search and the evaluations on first use, because their
+compiled kernels take a while to load (seconds, the first time on a machine). So the command
+line, the terminal game and the web server can offer the presets without waiting for them.
 """
 
-from py2048.solver.evaluation import (
-    Evaluator,
-    available_evaluators,
-    get_evaluator,
-    register_evaluator,
-)
-from py2048.solver.hint import MAX_DEPTH, Hint, best_move
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, Preset
+
+if TYPE_CHECKING:
+    from py2048.solver.evaluation import (
+        Evaluator,
+        available_evaluators,
+        get_evaluator,
+        register_evaluator,
+    )
+    from py2048.solver.hint import MAX_DEPTH, Hint, best_move
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -25,3 +35,21 @@ __all__ = [
     "get_evaluator",
     "register_evaluator",
 ]
+
+_HINT_NAMES = frozenset({"MAX_DEPTH", "Hint", "best_move"})
+_EVALUATION_NAMES = frozenset(
+    {"Evaluator", "available_evaluators", "get_evaluator", "register_evaluator"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    """Load the search or the evaluations the first time one of their names is asked for."""
+    if name in _HINT_NAMES:
+        from py2048.solver import hint as module
+    elif name in _EVALUATION_NAMES:
+        from py2048.solver import evaluation as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value

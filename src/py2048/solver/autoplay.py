@@ -19,10 +19,9 @@ from py2048.engine.rng import seed_key, validate_seed
 from py2048.solver import crand
 from py2048.solver.evaluation import KERNEL_TYPE, Evaluator, get_evaluator
 from py2048.solver.hint import SearchPlan, table_arrays
+from py2048.solver.presets import RNGS
 from py2048.solver.search import COUNTER_SLOTS, NODES, decide
 
-RNGS = ("py2048", "c-rand")
-"""Spawn generators a game can use (see :mod:`py2048.engine.rng` and ``crand``)."""
 _PY2048, _C_RAND = 0, 1
 
 FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES = 0, 1, 2, 3

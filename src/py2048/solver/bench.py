@@ -22,6 +22,7 @@ from py2048.solver import crand
 from py2048.solver.autoplay import RNGS, GameRecord, autoplay
 from py2048.solver.evaluation import get_evaluator
 from py2048.solver.hint import SearchPlan
+from py2048.solver.presets import DEFAULT_PRESET
 from py2048.solver.stats import Summary, summarize
 
 
@@ -95,7 +96,7 @@ class BenchSettings:
             return f"d{self.depth}"
         if self.time_ms is not None:
             return f"{self.time_ms:g} ms/move"
-        return f"preset {self.preset or 'balanced'}"
+        return f"preset {self.preset or DEFAULT_PRESET}"
 
     def worker_count(self) -> int:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

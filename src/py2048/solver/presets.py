@@ -1,5 +1,9 @@
 """Named search settings shared by the web page, the terminal game and ``2048 bench``.
 
+This module is the one source of the preset names and limits: the command line's choices, the
+web API's schema, the page (which asks the server for them: ``GET /api/presets``) and the
+terminal game's strengths all come from :data:`PRESETS`.
+
 A preset searches between ``min_depth`` and ``max_depth``, going deeper on harder boards (see
 :func:`py2048.solver.hint.adaptive_depth`), and never takes more than ``time_ms``: when the
 chosen depth would not fit, the deepest search that finished in time answers. Their measured
@@ -30,4 +34,21 @@ PRESETS: dict[str, Preset] = {
         Preset("strong", 3, 6, 500.0, "for analysis and records: at most 500 ms per move"),
     )
 }
+"""Every preset by name, quickest first."""
 DEFAULT_PRESET = "balanced"
+QUICKEST_PRESET = min(PRESETS.values(), key=lambda preset: preset.time_ms).name
+"""The preset that warms the solver up, and that the page's fastest autoplay uses."""
+
+RNGS = ("py2048", "c-rand")
+"""Spawn generators a solver game can use (``2048 bench --rng``; see :mod:`py2048.engine.rng`
+and :mod:`py2048.solver.crand`)."""
+
+
+def describe_presets(*, limits: bool = True) -> str:
+    """The presets in words, for help texts: "fast (5 ms), balanced (50 ms) or strong (500 ms)",
+    or without ``limits`` "fast, balanced or strong"."""
+    described = [
+        f"{preset.name} ({preset.time_ms:g} ms)" if limits else preset.name
+        for preset in PRESETS.values()
+    ]
+    return f"{', '.join(described[:-1])} or {described[-1]}"

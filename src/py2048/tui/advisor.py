@@ -7,9 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from py2048.engine import Direction, Game
-
-PRESETS = ("fast", "balanced", "strong")
-"""The solver's named strengths, quickest first (see ``py2048.solver``)."""
+from py2048.solver.presets import QUICKEST_PRESET
 
 
 class Advice(Protocol):
@@ -40,7 +38,7 @@ def warm_up_solver() -> None:
     hint does not wait for them while the player is already playing."""
     threading.Thread(
         target=solver_advice,
-        args=(Game(seed=0).board, "fast"),
+        args=(Game(seed=0).board, QUICKEST_PRESET),
         name="py2048-solver-warm-up",
         daemon=True,
     ).start()

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from py2048.solver.presets import describe_presets
+
 
 @dataclass(frozen=True, slots=True)
 class Key:
@@ -37,7 +39,7 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("plus,equals_sign", "autoplay_speed(1)", "Autoplay faster"),
     Key("minus", "autoplay_speed(-1)", "Autoplay slower"),
     Key("escape", "stop_autoplay", "Stop autoplay"),
-    Key("m", "next_strength", "Solver strength: fast, balanced or strong"),
+    Key("m", "next_strength", f"Solver strength: {describe_presets(limits=False)}"),
 )
 
 APP_KEYS: tuple[Key, ...] = (

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Request
 
 from py2048.engine import Direction, Game, GameError, SaveError, trace
+from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET
 from py2048.web.errors import save_error_detail
 from py2048.web.hints import Advice, HintsBusy, HintService
 from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
@@ -26,6 +27,8 @@ from py2048.web.models import (
     MoveRequest,
     MoveResponse,
     NewGameRequest,
+    PresetInfo,
+    PresetsResponse,
     Save,
 )
 
@@ -130,6 +133,19 @@ async def hint(body: HintRequest, request: Request) -> Advice:
         return await hint_service(request).advise(game, body.preset)
     except HintsBusy:
         raise HTTPException(429, "too many hints are being searched; try again shortly") from None
+
+
+@router.get("/presets", summary="The solver's presets", response_model=PresetsResponse)
+async def presets() -> PresetsResponse:
+    """The presets ``/api/hint`` takes, quickest first, with their depths and time limits; the
+    page asks for them here rather than naming them itself."""
+    return PresetsResponse(
+        presets=[
+            PresetInfo.model_validate(preset, from_attributes=True) for preset in PRESETS.values()
+        ],
+        default=DEFAULT_PRESET,
+        quickest=QUICKEST_PRESET,
+    )
 
 
 @health_router.get("/healthz", summary="Is the server up?")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from py2048.engine import Direction, Game
+from py2048.solver.presets import QUICKEST_PRESET
 
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 DEFAULT_WAITING = 8
@@ -94,5 +95,5 @@ def warm_up_in_background() -> None:
     """Load the solver and compile its kernels on a daemon thread, so the first hint is quick."""
     warm_board = Game(seed=0).board
     threading.Thread(
-        target=search, args=(warm_board, "fast"), name="py2048-solver-warm-up", daemon=True
+        target=search, args=(warm_board, QUICKEST_PRESET), name="py2048-solver-warm-up", daemon=True
     ).start()

@@ -16,9 +16,10 @@ from py2048.engine import Game
 from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
 from py2048.engine.rng import SEED_LIMIT
 from py2048.engine.save import MAX_MOVES, max_score
+from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
 
 DirectionName = Literal["up", "right", "down", "left"]
-PresetName = Literal["fast", "balanced", "strong"]
+PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]  # the solver's presets
 
 TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
 MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
@@ -127,12 +128,11 @@ class HintRequest(StateRequest):
     """Ask the solver for the best move."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE, "preset": "balanced"}]}
+        json_schema_extra={"examples": [{"state": _EXAMPLE_SAVE, "preset": DEFAULT_PRESET}]}
     )
 
     preset: PresetName = Field(
-        default="balanced",
-        description="search effort: fast (5 ms), balanced (50 ms) or strong (500 ms) at most",
+        default=DEFAULT_PRESET, description=f"search effort: {describe_presets()} at most"
     )
 
 
@@ -182,6 +182,24 @@ class HintResponse(BaseModel):
         ge=-1, description="depth searched (dN looks N+1 player moves ahead); -1: no move left"
     )
     elapsed_ms: float = Field(ge=0, description="time the search took")
+
+
+class PresetInfo(BaseModel):
+    """One of the solver's named search settings."""
+
+    name: PresetName
+    min_depth: int = Field(ge=0, description="the shallowest depth searched")
+    max_depth: int = Field(ge=0, description="the deepest depth searched, on hard boards")
+    time_ms: float = Field(gt=0, description="the search never takes longer than this")
+    summary: str
+
+
+class PresetsResponse(BaseModel):
+    """The presets a hint can ask for, quickest first."""
+
+    presets: list[PresetInfo]
+    default: PresetName = Field(description="what a hint without a preset uses")
+    quickest: PresetName = Field(description="the preset with the shortest time limit")
 
 
 class Health(BaseModel):

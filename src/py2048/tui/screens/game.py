@@ -21,7 +21,8 @@ from textual.widgets import Digits, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from py2048.engine import Direction, MoveResult
-from py2048.tui.advisor import PRESETS, Advice, Advisor
+from py2048.solver.presets import DEFAULT_PRESET, PRESETS
+from py2048.tui.advisor import Advice, Advisor
 from py2048.tui.keys import GAME_KEYS
 from py2048.tui.screens.dialogs import (
     KEEP_GOING,
@@ -64,7 +65,7 @@ class GameScreen(Screen[None]):
         self.advisor = advisor
         self.notices = notices
         """(title, message) of each problem met while loading, shown over the board."""
-        self.preset = "balanced"
+        self.preset = DEFAULT_PRESET
         self.speed = DEFAULT_SPEED
         self.autoplaying = False
         self._autoplay_timer: Timer | None = None
@@ -206,7 +207,8 @@ class GameScreen(Screen[None]):
         self.query_one(AdvicePanel).speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
 
     def action_next_strength(self) -> None:
-        self.preset = PRESETS[(PRESETS.index(self.preset) + 1) % len(PRESETS)]
+        names = list(PRESETS)
+        self.preset = names[(names.index(self.preset) + 1) % len(names)]
         self.query_one(AdvicePanel).preset = self.preset
 
     def _ask_advice(self, purpose: str) -> None:

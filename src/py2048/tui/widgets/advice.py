@@ -8,6 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from py2048.engine import Direction
+from py2048.solver.presets import DEFAULT_PRESET
 from py2048.tui.advisor import Advice
 
 ARROWS = {Direction.UP: "↑", Direction.RIGHT: "→", Direction.DOWN: "↓", Direction.LEFT: "←"}
@@ -23,7 +24,7 @@ class AdvicePanel(Widget):
     }
     """
 
-    preset: reactive[str] = reactive("balanced")
+    preset: reactive[str] = reactive(DEFAULT_PRESET)
     advice: reactive[Advice | None] = reactive(None)
     thinking: reactive[bool] = reactive(False)
     problem: reactive[str | None] = reactive(None)

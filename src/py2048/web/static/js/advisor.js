@@ -5,14 +5,18 @@
 import { ApiError } from "./api.js";
 import { KEYS } from "./storage.js";
 
-/** Pause between autoplay moves and the solver preset used at each speed. */
+/**
+ * Pause between autoplay moves at each speed, and which of the server's presets the solver
+ * searches with: its default one, or its quickest. The server names them (GET /api/presets).
+ */
 export const SPEEDS = {
-  slow: { pauseMs: 800, preset: "balanced" },
-  normal: { pauseMs: 250, preset: "balanced" },
-  fast: { pauseMs: 0, preset: "fast" },
+  slow: { pauseMs: 800, presetRole: "default" },
+  normal: { pauseMs: 250, presetRole: "default" },
+  fast: { pauseMs: 0, presetRole: "quickest" },
 };
 
-const HINT_PRESET = "balanced";
+/** Hints search with the server's default preset. */
+const HINT_PRESET_ROLE = "default";
 /** A busy server (429) is asked again after a pause, this many times at most. */
 const BUSY_RETRIES = 10;
 const BUSY_PAUSE_MS = 300;
@@ -28,6 +32,7 @@ export class Advisor {
     this.speedSelect = speedSelect;
     this.run = 0; // the current autoplay run's number; 0 when autoplay is off
     this.runs = 0;
+    this.presets = null; // the server's answer about its presets, once asked
     const speed = storage.get(KEYS.speed);
     if (speed in SPEEDS) speedSelect.value = speed;
     speedSelect.addEventListener("change", () => storage.set(KEYS.speed, speedSelect.value));
@@ -38,8 +43,22 @@ export class Advisor {
     return this.run !== 0;
   }
 
-  /** The solver's advice on `state`, waiting politely while the server is busy with others. */
-  async ask(state, preset) {
+  /** The name of the server's `default` or `quickest` preset; asked once, asked again if that
+   *  failed. */
+  async presetName(role) {
+    this.presets ??= this.api.presets();
+    try {
+      return (await this.presets)[role];
+    } catch (error) {
+      this.presets = null;
+      throw error;
+    }
+  }
+
+  /** The solver's advice on `state` with the preset playing `role`, waiting politely while the
+   *  server is busy with others. */
+  async ask(state, role) {
+    const preset = await this.presetName(role);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.api.hint(state, preset);
@@ -57,7 +76,7 @@ export class Advisor {
     if (!state) return;
     let advice;
     try {
-      advice = await this.ask(state, HINT_PRESET);
+      advice = await this.ask(state, HINT_PRESET_ROLE);
     } catch (error) {
       this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
       return;
@@ -102,10 +121,10 @@ export class Advisor {
     while (this.run === run) {
       const state = controller.state;
       if (!state || state.over || controller.banner) break;
-      const { pauseMs, preset } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
+      const { pauseMs, presetRole } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
       let advice;
       try {
-        advice = await this.ask(state, preset);
+        advice = await this.ask(state, presetRole);
       } catch (error) {
         this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
         break;

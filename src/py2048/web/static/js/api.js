@@ -25,14 +25,19 @@ export class OfflineError extends Error {
   }
 }
 
-async function post(path, body) {
+function post(path, body) {
+  return request(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The server's JSON answer to a request; an ApiError or OfflineError when there is none. */
+async function request(path, options = {}) {
   let response;
   try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    response = await fetch(path, options);
   } catch (error) {
     throw new OfflineError(error);
   }
@@ -73,5 +78,10 @@ export const api = {
   /** The solver's advice: `{direction, values, depth, elapsed_ms}`. */
   hint(state, preset) {
     return post("/api/hint", { state, preset });
+  },
+
+  /** The solver's presets: `{presets, default, quickest}`, `presets` quickest first. */
+  presets() {
+    return request("/api/presets");
   },
 };
