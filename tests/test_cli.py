@@ -10,6 +10,7 @@ import pytest
 
 from py2048 import __version__
 from py2048.cli import build_parser, main
+from py2048.web import command as serve_command
 
 
 def test_python_dash_m_is_the_2048_command() -> None:
@@ -29,12 +30,50 @@ def test_every_subcommand_is_listed_in_help(capsys: pytest.CaptureFixture[str]) 
 
 def test_no_command_means_serve_on_the_default_address() -> None:
     args = build_parser().parse_args([])
-    assert (args.handler.__name__, args.host, args.port, args.no_browser) == (
-        "_serve",
+    assert (args.handler, args.host, args.port, args.no_browser) == (
+        serve_command.run,
         "127.0.0.1",
         2048,
         False,
     )
+
+
+def test_a_bad_value_is_reported_in_words_not_by_an_internal_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "--games", "ten"])
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert error == (
+        "2048 bench: error: argument --games: expected a whole number of 1 or more, got 'ten'"
+    )
+
+
+LOADED = """
+import sys
+{imports}
+print(sorted({{name.split(".")[0] for name in sys.modules}} & {{"fastapi", "uvicorn", "textual"}}))
+print(sorted(name for name in sys.modules if name.startswith("py2048.solver.")))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "frameworks"),
+    [
+        ("from py2048.cli import build_parser; build_parser()", []),
+        ("import py2048.cli, py2048.tui.app", ["textual"]),
+        ("import py2048.cli, py2048.web.server", ["fastapi", "uvicorn"]),
+    ],
+    ids=["the parser", "2048 play", "2048 serve"],
+)
+def test_each_command_loads_only_its_own_part(imports: str, frameworks: list[str]) -> None:
+    """The parser loads neither web server, terminal UI nor the compiled search."""
+    script = LOADED.format(imports=imports)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded, solver = done.stdout.splitlines()
+    assert loaded == str(frameworks)
+    assert "py2048.solver.search" not in solver
 
 
 @pytest.mark.parametrize(

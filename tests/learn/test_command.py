@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import threading
@@ -10,35 +9,21 @@ import numpy as np
 import pytest
 
 from py2048.learn.checkpoint import load_checkpoint
-from py2048.learn.command import train_command
+from py2048.learn.command import TrainOptions, train
 from py2048.learn.storage import WeightsError, load_weights
 from tests.learn.conftest import SMALL_SPEC
 
 
-def arguments(checkpoint: Path, **changes: object) -> argparse.Namespace:
-    """What the CLI passes for ``2048 train --checkpoint PATH --tuples SMALL ...``."""
-    values = {
-        "games": 40,
-        "seed": None,
-        "workers": None,
-        "checkpoint": str(checkpoint),
-        "resume": False,
-        "tuples": SMALL_SPEC,
-        "alpha": None,
-        "step_size": None,
-        "export": None,
-        "checkpoint_minutes": 10.0,
-        "stage_tiles": None,
-        "restart_tiles": None,
-        "restart_share": None,
-    }
+def arguments(checkpoint: Path, **changes: object) -> TrainOptions:
+    """What ``2048 train --checkpoint PATH --tuples SMALL --games 40`` asks for, with changes."""
+    values: dict[str, object] = {"games": 40, "checkpoint": str(checkpoint), "tuples": SMALL_SPEC}
     values.update(changes)
-    return argparse.Namespace(**values)
+    return TrainOptions(**values)
 
 
 def test_a_fresh_run_saves_a_checkpoint_and_exports_weights(tmp_path: Path) -> None:
     export = tmp_path / "weights.npz"
-    assert train_command(arguments(tmp_path / "run.npz", export=str(export))) == 0
+    assert train(arguments(tmp_path / "run.npz", export=str(export))) == 0
     trainer = load_checkpoint(tmp_path / "run.npz")
     assert trainer.games_finished == 40
     assert load_weights(export).tuples == trainer.network.tuples
@@ -46,8 +31,8 @@ def test_a_fresh_run_saves_a_checkpoint_and_exports_weights(tmp_path: Path) -> N
 
 def test_resuming_continues_to_the_new_total(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
-    train_command(arguments(checkpoint, games=20, workers=2))
-    assert train_command(arguments(checkpoint, games=50, resume=True, tuples=None)) == 0
+    train(arguments(checkpoint, games=20, workers=2))
+    assert train(arguments(checkpoint, games=50, resume=True, tuples=None)) == 0
     trainer = load_checkpoint(checkpoint)
     assert trainer.games_finished == 50
     assert trainer.config.workers == 2
@@ -55,12 +40,12 @@ def test_resuming_continues_to_the_new_total(tmp_path: Path) -> None:
 
 def test_a_resumed_run_may_change_its_restarts_and_keeps_them(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
-    train_command(arguments(checkpoint, games=20))
+    train(arguments(checkpoint, games=20))
     resumed = arguments(
         checkpoint, games=40, resume=True, tuples=None, restart_tiles="64,128", restart_share=0.5
     )
-    assert train_command(resumed) == 0
-    assert train_command(arguments(checkpoint, games=60, resume=True, tuples=None)) == 0
+    assert train(resumed) == 0
+    assert train(arguments(checkpoint, games=60, resume=True, tuples=None)) == 0
     trainer = load_checkpoint(checkpoint)
     assert trainer.config.restart_tiles == (64, 128)
     assert trainer.config.restart_share == 0.5
@@ -71,20 +56,20 @@ def test_an_existing_checkpoint_is_never_overwritten_by_a_fresh_run(tmp_path: Pa
     checkpoint = tmp_path / "run.npz"
     checkpoint.write_bytes(b"someone's work")
     with pytest.raises(ValueError, match="--resume"):
-        train_command(arguments(checkpoint))
+        train(arguments(checkpoint))
     assert checkpoint.read_bytes() == b"someone's work"
 
 
 def test_a_resumed_run_keeps_its_settings(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
-    train_command(arguments(checkpoint, games=10, seed=4))
+    train(arguments(checkpoint, games=10, seed=4))
     with pytest.raises(ValueError, match="--seed 4"):
-        train_command(arguments(checkpoint, games=20, resume=True, seed=5))
+        train(arguments(checkpoint, games=20, resume=True, seed=5))
 
 
 def test_resuming_a_missing_checkpoint_names_it(tmp_path: Path) -> None:
     with pytest.raises(WeightsError, match=r"absent\.npz: no such file"):
-        train_command(arguments(tmp_path / "absent.npz", resume=True))
+        train(arguments(tmp_path / "absent.npz", resume=True))
 
 
 def test_ctrl_c_stops_between_rounds_and_saves_a_resumable_checkpoint(tmp_path: Path) -> None:
@@ -92,14 +77,14 @@ def test_ctrl_c_stops_between_rounds_and_saves_a_resumable_checkpoint(tmp_path: 
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        status = train_command(arguments(checkpoint, games=10**9))
+        status = train(arguments(checkpoint, games=10**9))
     finally:
         timer.cancel()
     assert status == 130
     stopped = load_checkpoint(checkpoint)
     assert 0 < stopped.games_finished < 10**9
     goal = stopped.games_finished + 5
-    assert train_command(arguments(checkpoint, games=goal, resume=True)) == 0
+    assert train(arguments(checkpoint, games=goal, resume=True)) == 0
     resumed = load_checkpoint(checkpoint)
     assert resumed.games_finished == goal
     assert not np.array_equal(resumed.network.weights, stopped.network.weights)
@@ -122,10 +107,10 @@ def test_bad_options_are_rejected_before_training(
     tmp_path: Path, changes: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ValueError, match=message):
-        train_command(arguments(tmp_path / "run.npz", **changes))
+        train(arguments(tmp_path / "run.npz", **changes))
     assert not (tmp_path / "run.npz").exists()
 
 
 def test_a_folder_is_not_a_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="is a folder"):
-        train_command(arguments(tmp_path))
+        train(arguments(tmp_path))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from py2048.engine.board import pack
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
-from py2048.learn.command import train_command
+from py2048.learn.command import train
 from py2048.learn.evaluation import network_evaluator
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.storage import FORMAT_VERSION, load_weights, save_weights
@@ -137,7 +137,7 @@ def test_training_never_touches_a_stage_no_game_reached() -> None:
 
 def test_a_resumed_run_may_add_a_stage_that_starts_as_a_copy(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
-    train_command(arguments(checkpoint, games=30))
+    train(arguments(checkpoint, games=30))
     before = load_checkpoint(checkpoint)
     board = [[256, 128, 4, 2], [64, 8, 2, 0], [4, 2, 0, 0], [2, 0, 0, 0]]
     trainer = load_checkpoint(checkpoint)
@@ -146,7 +146,7 @@ def test_a_resumed_run_may_add_a_stage_that_starts_as_a_copy(tmp_path: Path) -> 
     assert np.array_equal(trainer.coherence_abs.reshape(2, -1)[1], before.coherence_abs)
 
     resumed = arguments(checkpoint, games=60, resume=True, tuples=None, stage_tiles="128")
-    assert train_command(resumed) == 0
+    assert train(resumed) == 0
     saved = load_checkpoint(checkpoint)
     assert saved.config.stage_tiles == (128,)
     assert saved.games_finished == 60
@@ -156,9 +156,9 @@ def test_a_resumed_run_may_add_a_stage_that_starts_as_a_copy(tmp_path: Path) -> 
 
 def test_a_resumed_run_cannot_drop_a_stage(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
-    train_command(arguments(checkpoint, games=10, stage_tiles="256"))
+    train(arguments(checkpoint, games=10, stage_tiles="256"))
     with pytest.raises(ValueError, match="256 would be lost"):
-        train_command(arguments(checkpoint, games=20, resume=True, tuples=None, stage_tiles="512"))
+        train(arguments(checkpoint, games=20, resume=True, tuples=None, stage_tiles="512"))
     assert load_checkpoint(checkpoint).config.stage_tiles == (256,)
 
 
@@ -167,5 +167,5 @@ def test_a_resumed_run_cannot_drop_a_stage(tmp_path: Path) -> None:
 )
 def test_bad_stage_tiles_are_rejected(tmp_path: Path, stage_tiles: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        train_command(arguments(tmp_path / "run.npz", stage_tiles=stage_tiles))
+        train(arguments(tmp_path / "run.npz", stage_tiles=stage_tiles))
     assert not (tmp_path / "run.npz").exists()

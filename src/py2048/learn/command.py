@@ -1,4 +1,8 @@
-"""``2048 train``: train an n-tuple network from scratch or resume a checkpoint, with progress."""
+"""``2048 train``: train an n-tuple network from scratch or resume a checkpoint, with progress.
+
+The command's flags (:func:`add_arguments`) become a :class:`TrainOptions` in :func:`run`;
+:func:`train` does the rest.
+"""
 
 from __future__ import annotations
 
@@ -9,35 +13,137 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+from py2048.argtypes import non_negative_int, positive_int
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.storage import save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 from py2048.learn.tuples import DEFAULT_SPEC, parse_tuples
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+HELP = "train an n-tuple network by TD learning (from scratch or resumed)"
 DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
-DEFAULT_CHECKPOINT_MINUTES = 10.0
 LOG_SECONDS = 60.0
 """How often a run whose output is not a terminal (a log file) prints a progress line."""
 
 
-def train_command(args: argparse.Namespace) -> int:
-    """Run ``2048 train``; returns the exit status (130 when stopped by Ctrl-C, after saving)."""
+@dataclass(frozen=True)
+class TrainOptions:
+    """What ``2048 train`` was asked for. None means "not given": a fresh run takes the
+    default, a resumed run keeps the checkpoint's setting."""
+
+    games: int = 100_000
+    """Train until this many games in all."""
+    checkpoint: str = DEFAULT_CHECKPOINT
+    resume: bool = False
+    seed: int | None = None
+    workers: int | None = None
+    tuples: str | None = None
+    """Cells of each tuple, e.g. "0,1,2,3,4,5/4,5,6,7,8,9"."""
+    alpha: float | None = None
+    step_size: str | None = None
+    """tc (temporal coherence) or fixed."""
+    stage_tiles: str | None = None
+    restart_tiles: str | None = None
+    restart_share: float | None = None
+    export: str | None = None
+    """Also write the weights file here."""
+    checkpoint_minutes: float = 10.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``2048 train``; :func:`run` reads them."""
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=TrainOptions.games,
+        help="train until this many games in all (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=non_negative_int, help="seed of the run (default: 0)")
+    parser.add_argument("--workers", type=positive_int, help="training threads (default: 1)")
+    parser.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        default=TrainOptions.checkpoint,
+        help="checkpoint file, saved atomically (default: %(default)s)",
+    )
+    parser.add_argument("--resume", action="store_true", help="continue the checkpoint")
+    parser.add_argument(
+        "--tuples", help='cells of each tuple, e.g. "0,1,2,3,4,5/4,5,6,7,8,9" (cell = 4*row+col)'
+    )
+    parser.add_argument("--alpha", type=float, help="learning rate (default: 1.0 with TC)")
+    parser.add_argument(
+        "--step-size",
+        choices=["tc", "fixed"],
+        help="temporal coherence (default) or a fixed learning rate",
+    )
+    parser.add_argument(
+        "--stage-tiles",
+        metavar="TILES",
+        help='split the network into stages at these largest tiles, e.g. "16384"; on --resume, '
+        "new stages start as copies (default: one stage)",
+    )
+    parser.add_argument(
+        "--restart-tiles",
+        metavar="TILES",
+        help='tiles whose first appearance adds the board to the restart pool, e.g. "8192,16384"',
+    )
+    parser.add_argument(
+        "--restart-share",
+        type=float,
+        help="share of games started from the restart pool (default: 0, every game fresh)",
+    )
+    parser.add_argument("--export", metavar="PATH", help="also write the weights file here")
+    parser.add_argument(
+        "--checkpoint-minutes",
+        type=float,
+        default=TrainOptions.checkpoint_minutes,
+        help="minutes between checkpoints (default: %(default)s)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``2048 train`` with the flags of :func:`add_arguments`."""
+    return train(
+        TrainOptions(
+            games=args.games,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            seed=args.seed,
+            workers=args.workers,
+            tuples=args.tuples,
+            alpha=args.alpha,
+            step_size=args.step_size,
+            stage_tiles=args.stage_tiles,
+            restart_tiles=args.restart_tiles,
+            restart_share=args.restart_share,
+            export=args.export,
+            checkpoint_minutes=args.checkpoint_minutes,
+        )
+    )
+
+
+def train(options: TrainOptions) -> int:
+    """Train as ``options`` say; returns the exit status (130 when stopped by Ctrl-C, after
+    saving)."""
+    from rich.console import Console
+
     console = Console(stderr=True)
-    if args.games < 1:
-        raise ValueError(f"--games must be 1 or more, got {args.games}")
-    if not args.checkpoint_minutes > 0:
-        raise ValueError(f"--checkpoint-minutes must be above 0, got {args.checkpoint_minutes}")
-    checkpoint = Path(args.checkpoint or DEFAULT_CHECKPOINT)
+    if options.games < 1:
+        raise ValueError(f"--games must be 1 or more, got {options.games}")
+    if not options.checkpoint_minutes > 0:
+        raise ValueError(f"--checkpoint-minutes must be above 0, got {options.checkpoint_minutes}")
+    checkpoint = Path(options.checkpoint)
     if checkpoint.is_dir():
         raise ValueError(f"--checkpoint {checkpoint} is a folder; give a file name")
-    trainer = _resume(args, checkpoint) if args.resume else _fresh(args, checkpoint)
+    trainer = _resume(options, checkpoint) if options.resume else _fresh(options, checkpoint)
     try:
-        stopped = _train(trainer, args.games, checkpoint, args.checkpoint_minutes, console)
+        stopped = _train(trainer, options.games, checkpoint, options.checkpoint_minutes, console)
     finally:
         trainer.close()
     save_checkpoint(trainer, checkpoint)
@@ -51,37 +157,37 @@ def train_command(args: argparse.Namespace) -> int:
     if stopped:
         console.print(f"Stopped; continue with --resume --checkpoint {checkpoint}")
         return 130
-    if args.export:
-        save_weights(trainer.network, args.export)
-        console.print(f"Weights written to {args.export}")
+    if options.export:
+        save_weights(trainer.network, options.export)
+        console.print(f"Weights written to {options.export}")
     return 0
 
 
-def _fresh(args: argparse.Namespace, checkpoint: Path) -> Trainer:
+def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
     if checkpoint.exists():
         raise ValueError(
             f"{checkpoint} already exists: pass --resume to continue it, or name another "
             "--checkpoint"
         )
     config = TrainingConfig(
-        tuples=parse_tuples(args.tuples or DEFAULT_SPEC),
-        stage_tiles=_tiles("--stage-tiles", args.stage_tiles or ""),
-        alpha=1.0 if args.alpha is None else args.alpha,
-        temporal_coherence=(args.step_size or "tc") == "tc",
-        seed=0 if args.seed is None else args.seed,
-        workers=1 if args.workers is None else args.workers,
-        **_restart_settings(args),
+        tuples=parse_tuples(options.tuples or DEFAULT_SPEC),
+        stage_tiles=_tiles("--stage-tiles", options.stage_tiles or ""),
+        alpha=1.0 if options.alpha is None else options.alpha,
+        temporal_coherence=(options.step_size or "tc") == "tc",
+        seed=0 if options.seed is None else options.seed,
+        workers=1 if options.workers is None else options.workers,
+        **_restart_settings(options),
     )
     return Trainer(config)
 
 
-def _restart_settings(args: argparse.Namespace) -> dict[str, object]:
+def _restart_settings(options: TrainOptions) -> dict[str, object]:
     """The restart options given on the command line (those left out are not in the dict)."""
     settings: dict[str, object] = {}
-    if args.restart_tiles is not None:
-        settings["restart_tiles"] = _tiles("--restart-tiles", args.restart_tiles)
-    if args.restart_share is not None:
-        settings["restart_share"] = args.restart_share
+    if options.restart_tiles is not None:
+        settings["restart_tiles"] = _tiles("--restart-tiles", options.restart_tiles)
+    if options.restart_share is not None:
+        settings["restart_share"] = options.restart_share
     return settings
 
 
@@ -94,17 +200,17 @@ def _tiles(option: str, text: str) -> tuple[int, ...]:
         ) from None
 
 
-def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
+def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
     """Load the checkpoint; the restart options may change and stages may be added (each new
     stage starting as a copy of the one it splits); every other setting is kept."""
     trainer = load_checkpoint(checkpoint)
     config = trainer.config
     requested = {
-        "--tuples": (args.tuples and parse_tuples(args.tuples), config.tuples),
-        "--alpha": (args.alpha, config.alpha),
-        "--step-size": (args.step_size, "tc" if config.temporal_coherence else "fixed"),
-        "--seed": (args.seed, config.seed),
-        "--workers": (args.workers, config.workers),
+        "--tuples": (options.tuples and parse_tuples(options.tuples), config.tuples),
+        "--alpha": (options.alpha, config.alpha),
+        "--step-size": (options.step_size, "tc" if config.temporal_coherence else "fixed"),
+        "--seed": (options.seed, config.seed),
+        "--workers": (options.workers, config.workers),
     }
     for option, (asked, saved) in requested.items():
         if asked is not None and asked != saved:
@@ -114,9 +220,9 @@ def _resume(args: argparse.Namespace, checkpoint: Path) -> Trainer:
                 f"settings (leave {option} out, or start a new --checkpoint)"
             )
     try:
-        trainer.config = dataclasses.replace(config, **_restart_settings(args))
-        if args.stage_tiles is not None:
-            stage_tiles = _tiles("--stage-tiles", args.stage_tiles)
+        trainer.config = dataclasses.replace(config, **_restart_settings(options))
+        if options.stage_tiles is not None:
+            stage_tiles = _tiles("--stage-tiles", options.stage_tiles)
             if set(stage_tiles) != set(config.stage_tiles):
                 trainer.split_stages(stage_tiles)
     except ValueError:
@@ -143,6 +249,8 @@ def _train(
     trainer: Trainer, games: int, checkpoint: Path, checkpoint_minutes: float, console: Console
 ) -> bool:
     """Train until ``games`` games are played or Ctrl-C; returns True if stopped early."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         BarColumn(bar_width=16),
         MofNCompleteColumn(),

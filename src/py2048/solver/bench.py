@@ -3,6 +3,9 @@
 Game ``i`` uses seed ``seed + i``, so a bench is reproducible and comparable game for game.
 Each game runs whole in compiled code (:mod:`py2048.solver.autoplay`), one game at a time per
 worker process; with ``--ray ADDRESS`` each game is a Ray task instead.
+
+The command's flags are declared here too (:func:`add_arguments`). The compiled game and the
+search load only when a bench runs, so the command line builds its parser without them.
 """
 
 from __future__ import annotations
@@ -16,14 +19,19 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from py2048.argtypes import non_negative_int, positive_int
 from py2048.engine.rng import SEED_LIMIT
-from py2048.solver import crand
-from py2048.solver.autoplay import RNGS, GameRecord, autoplay
 from py2048.solver.evaluation import get_evaluator
-from py2048.solver.hint import SearchPlan
-from py2048.solver.presets import DEFAULT_PRESET
+from py2048.solver.presets import DEFAULT_PRESET, PRESETS, RNGS
 from py2048.solver.stats import Summary, summarize
+
+if TYPE_CHECKING:
+    from py2048.solver.autoplay import GameRecord
+    from py2048.solver.hint import SearchPlan
+
+HELP = "measure the solver over many games"
 
 
 @dataclass(frozen=True)
@@ -41,21 +49,6 @@ class BenchSettings:
     ray_address: str | None = None
     json_path: str | None = None
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> BenchSettings:
-        return cls(
-            games=args.games,
-            seed=args.seed,
-            depth=args.depth,
-            time_ms=args.time_ms,
-            preset=args.preset,
-            workers=args.workers,
-            rng=args.rng,
-            evaluator=getattr(args, "evaluator", None),
-            ray_address=args.ray_address,
-            json_path=args.json_path,
-        ).checked()
-
     def checked(self) -> BenchSettings:
         """Validate every field (for API callers too) and return self."""
         for name in ("games", "seed"):
@@ -68,6 +61,8 @@ class BenchSettings:
             raise ValueError(f"seed must be 0 or more, got {self.seed}")
         if self.rng not in RNGS:
             raise ValueError(f"unknown rng {self.rng!r}; choose one of {', '.join(RNGS)}")
+        from py2048.solver import crand
+
         limit = crand.SEED_LIMIT if self.rng == "c-rand" else SEED_LIMIT
         if self.seed + self.games > limit:
             raise ValueError(
@@ -89,6 +84,8 @@ class BenchSettings:
         return self
 
     def plan(self) -> SearchPlan:
+        from py2048.solver.hint import SearchPlan
+
         return SearchPlan.resolve(self.depth, self.time_ms, self.preset)
 
     def label(self) -> str:
@@ -105,6 +102,8 @@ class BenchSettings:
 
 def play_one(seed: int, settings: BenchSettings) -> GameRecord:
     """One bench game (runs in a worker process or a Ray task)."""
+    from py2048.solver.autoplay import autoplay
+
     return autoplay(seed, settings.plan(), rng=settings.rng, evaluator=settings.evaluator)
 
 
@@ -183,14 +182,74 @@ def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Su
     }
 
 
-def bench_command(args: argparse.Namespace) -> int:
-    """Run ``2048 bench`` as parsed by the CLI: progress bar, then the table (and the JSON)."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``2048 bench``; :func:`run` reads them."""
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=BenchSettings.games,
+        help="games to play (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=BenchSettings.seed,
+        help="seed of game 0; game i uses seed+i (default: %(default)s)",
+    )
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--depth", type=non_negative_int, help="fixed depth: dN searches N+1 player moves"
+    )
+    budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
+    budget.add_argument(
+        "--preset", choices=list(PRESETS), help=f"a named preset (default: {DEFAULT_PRESET})"
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, help="worker processes (default: every core)"
+    )
+    parser.add_argument(
+        "--json", dest="json_path", metavar="PATH", help="write every game's figures here"
+    )
+    parser.add_argument(
+        "--rng",
+        choices=RNGS,
+        default=BenchSettings.rng,
+        help="spawn generator: py2048's own, or libc rand() as the public C++ AIs use",
+    )
+    parser.add_argument(
+        "--ray", dest="ray_address", metavar="ADDRESS", help="run the games on this Ray cluster"
+    )
+    parser.add_argument(
+        "--evaluator",
+        metavar="NAME",
+        help="board evaluation: ntuple (default, the shipped network) or heuristic",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``2048 bench`` with the flags of :func:`add_arguments`."""
+    settings = BenchSettings(
+        games=args.games,
+        seed=args.seed,
+        depth=args.depth,
+        time_ms=args.time_ms,
+        preset=args.preset,
+        workers=args.workers,
+        rng=args.rng,
+        evaluator=args.evaluator,
+        ray_address=args.ray_address,
+        json_path=args.json_path,
+    )
+    return bench_in_terminal(settings.checked())
+
+
+def bench_in_terminal(settings: BenchSettings) -> int:
+    """Play the bench with a progress bar, then print the table (and write the JSON)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from py2048.solver.report import summary_table
 
-    settings = BenchSettings.from_args(args)
     console = Console()
     where = (
         f"Ray at {settings.ray_address}"

@@ -6,8 +6,10 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from py2048.solver.autoplay import GameRecord
+if TYPE_CHECKING:
+    from py2048.solver.autoplay import GameRecord
 
 MILESTONES = (2048, 4096, 8192, 16384, 32768, 65536)
 """Tiles whose rates the bench reports."""
