@@ -128,11 +128,24 @@ def test_bench_json_matches_the_games_it_played(tmp_path, capsys):
     assert summary["mean_score"] == pytest.approx(statistics.fmean(scores))
     assert summary["median_score"] == statistics.median(scores)
     assert summary["max_score"] == max(scores)
-    assert summary["moves"] == sum(g["moves"] for g in games)
+    assert summary["total_moves"] == sum(g["moves"] for g in games)
+    assert summary["mean_moves"] == pytest.approx(statistics.fmean(g["moves"] for g in games))
+    busy = sum(g["seconds"] for g in games)
+    assert summary["moves_per_second_per_worker"] == pytest.approx(summary["total_moves"] / busy)
     for rate in summary["rates"]:
         assert rate["games"] == sum(g["max_tile"] >= rate["tile"] for g in games)
     assert report["settings"]["depth"] == 0
-    assert "mean score" in capsys.readouterr().out
+    table = capsys.readouterr().out
+    assert "mean score" in table
+    assert table_row(table, "moves per game (mean)") == f"{summary['mean_moves']:,.0f}"
+    assert table_row(table, "moves, all games") == f"{summary['total_moves']:,}"
+    assert table_row(table, "moves/s per worker")
+
+
+def table_row(table: str, label: str) -> str:
+    """The value printed beside ``label`` in the bench's table."""
+    (line,) = [line for line in table.splitlines() if f" {label} " in line]
+    return line.split(label, 1)[1].strip(" │┃|").split()[0]
 
 
 def test_worker_processes_give_the_same_games_as_one_process():

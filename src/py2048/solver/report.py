@@ -8,7 +8,7 @@ from py2048.solver.stats import Summary
 
 
 def summary_table(summary: Summary, label: str) -> Table:
-    """Scores, tile rates with 95% Wilson intervals, and speed, as one rich table."""
+    """Scores, tile rates with 95% Wilson intervals, moves and speed, as one rich table."""
     table = Table(title=f"py2048 solver, {label}", show_header=True, header_style="bold")
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -23,7 +23,8 @@ def summary_table(summary: Summary, label: str) -> Table:
             f"{rate.share:.1%} ({rate.games})",
             f"{rate.low:.1%} - {rate.high:.1%}",
         )
-    table.add_row("moves/s (per worker)", f"{summary.moves_per_second:,.0f}", "")
-    table.add_row("moves", f"{summary.moves:,}", "")
+    table.add_row("moves per game (mean)", f"{summary.mean_moves:,.0f}", "")
+    table.add_row("moves, all games", f"{summary.total_moves:,}", "")
+    table.add_row("moves/s per worker", f"{summary.moves_per_second_per_worker:,.0f}", "")
     table.add_row("wall time", f"{summary.wall_seconds:,.1f} s", "")
     return table

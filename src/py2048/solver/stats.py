@@ -48,8 +48,11 @@ class Summary:
     median_score: float
     max_score: int
     rates: tuple[TileRate, ...]
-    moves: int
-    moves_per_second: float
+    total_moves: int
+    """Moves of all games together."""
+    mean_moves: float
+    """Moves per game, on average."""
+    moves_per_second_per_worker: float
     """Moves per second of one worker: all moves over the time the games took, summed."""
     wall_seconds: float
 
@@ -72,7 +75,8 @@ def summarize(records: Sequence[GameRecord], wall_seconds: float) -> Summary:
         median_score=statistics.median(scores),
         max_score=max(scores),
         rates=tuple(rates),
-        moves=moves,
-        moves_per_second=moves / busy if busy > 0 else math.inf,
+        total_moves=moves,
+        mean_moves=moves / len(records),
+        moves_per_second_per_worker=moves / busy if busy > 0 else math.inf,
         wall_seconds=wall_seconds,
     )
