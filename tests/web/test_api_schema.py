@@ -1,8 +1,9 @@
 """A property-based fuzz of the whole API from its own OpenAPI schema (schemathesis).
 
 Every operation gets requests generated from the schema, valid and invalid, sent over HTTP to
-the served app (through schemathesis's Python API and Hypothesis, not its pytest plugin); every response must be documented (status, content type, body schema), and
-none may be a server error.
+the served app (through schemathesis's Python API and Hypothesis, not its pytest plugin);
+every response must be documented (status, content type, body schema), and none may be a
+server error.
 
 A save is consistent or not in ways a JSON Schema cannot say (the score the tiles allow, won
 exactly when a 2048 is on the board, over exactly when no move is left), so a save generated
