@@ -1,5 +1,6 @@
 """The wheel carries everything the server serves: the static files, the page template and
-docs/solver.md where ``py2048.web.pages`` looks for it in an installed package."""
+docs/solver.md and docs/solver-notes.md where ``py2048.web.pages`` looks for them in an installed
+package."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from py2048.web.pages import SOLVER_DOC_PACKAGED, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
+from py2048.web.pages import DOCS_PACKAGED, SERVED_DOCS, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
 
 PACKAGE_ROOT = WEB_DIR.parents[1]  # the folder holding py2048/
 REPO_ROOT = PACKAGE_ROOT.parent
@@ -25,7 +26,8 @@ def test_the_wheel_ships_the_pages_the_template_and_the_solver_doc(wheel: Path) 
     assert served
     for path in [*served, TEMPLATE_PATH]:
         assert wheel_name(path) in names
-    assert wheel_name(SOLVER_DOC_PACKAGED) in names, "pyproject must force-include docs/solver.md"
-    with zipfile.ZipFile(wheel) as archive:
-        shipped = archive.read(wheel_name(SOLVER_DOC_PACKAGED))
-    assert shipped == (REPO_ROOT / "docs" / "solver.md").read_bytes()
+    for name in SERVED_DOCS:
+        packaged = wheel_name(DOCS_PACKAGED / name)
+        assert packaged in names, f"pyproject must force-include docs/{name}"
+        with zipfile.ZipFile(wheel) as archive:
+            assert archive.read(packaged) == (REPO_ROOT / "docs" / name).read_bytes()

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from py2048.web.pages import LANGUAGES, negotiate_language, render_markdown_page
 
-PAGES = ["/", "/rules", *(f"/rules/{lang}" for lang in LANGUAGES), "/strategy", "/solver"]
+PAGES = [
+    "/",
+    "/rules",
+    *(f"/rules/{lang}" for lang in LANGUAGES),
+    "/strategy",
+    "/solver",
+    "/solver/notes",
+]
 
 
 class References(HTMLParser):
@@ -168,6 +175,14 @@ def test_the_solver_page_shows_docs_solver_md(http: httpx.Client) -> None:
     response = http.get("/solver")
     assert response.status_code == 200
     assert "<h1>" in response.text and 'aria-current="page">2048 solver' in response.text
+
+
+def test_the_solver_page_links_its_developer_notes_which_are_served(http: httpx.Client) -> None:
+    page = http.get("/solver").text
+    assert 'href="/solver/notes"' in page and "solver-notes.md" not in references(page).links
+    notes = http.get("/solver/notes")
+    assert notes.status_code == 200 and "developer notes" in notes.text
+    assert 'href="/solver"' in notes.text
 
 
 def test_the_api_is_documented_with_models_and_examples(http: httpx.Client) -> None:

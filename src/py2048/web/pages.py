@@ -1,7 +1,8 @@
 """The HTML pages: the game, "How to play" in four languages, "2048 strategy", "2048 solver".
 
 The game and the rules and strategy pages are static files written by hand; the solver page is
-``docs/solver.md`` rendered on the server, so the solver's documentation has one source.
+``docs/solver.md`` rendered on the server, so the solver's documentation has one source, and its
+developer notes (``docs/solver-notes.md``, every measured figure) are served at /solver/notes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fastapi import APIRouter, Header, HTTPException, Query
 from fastapi.responses import FileResponse, HTMLResponse
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
@@ -24,10 +26,14 @@ WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
 PAGES_DIR = STATIC_DIR / "pages"
 TEMPLATE_PATH = WEB_DIR / "templates" / "page.html"
-SOLVER_DOC_PACKAGED = WEB_DIR / "docs" / "solver.md"
-"""Where the wheel puts docs/solver.md (pyproject's force-include)."""
-SOLVER_DOC_SOURCE = WEB_DIR.parents[2] / "docs" / "solver.md"
-"""docs/solver.md of a source checkout (an editable install)."""
+DOCS_PACKAGED = WEB_DIR / "docs"
+"""Where the wheel puts docs/solver.md and docs/solver-notes.md (pyproject's force-include)."""
+DOCS_SOURCE = WEB_DIR.parents[2] / "docs"
+"""docs/ of a source checkout (an editable install)."""
+SOLVER_DOC_PACKAGED = DOCS_PACKAGED / "solver.md"
+SOLVER_DOC_SOURCE = DOCS_SOURCE / "solver.md"
+SERVED_DOCS = {"solver.md": "/solver", "solver-notes.md": "/solver/notes"}
+"""The Markdown documents served as pages, by file name; links between them follow them."""
 
 LANGUAGES = ("en", "ru", "ro", "fr")
 DEFAULT_LANGUAGE = "en"
@@ -99,18 +105,33 @@ async def strategy() -> FileResponse:
 @router.get("/solver")
 async def solver() -> HTMLResponse:
     """docs/solver.md, rendered into the site's frame."""
-    source = solver_doc_path()
+    return _markdown_page("solver.md")
+
+
+@router.get("/solver/notes")
+async def solver_notes() -> HTMLResponse:
+    """docs/solver-notes.md, the solver's developer notes with every measured figure."""
+    return _markdown_page("solver-notes.md")
+
+
+def _markdown_page(name: str) -> HTMLResponse:
+    source = doc_path(name)
     if source is None:
-        raise HTTPException(404, "page not found: docs/solver.md is missing from this install")
+        raise HTTPException(404, f"page not found: docs/{name} is missing from this install")
     return HTMLResponse(render_markdown_page(source, source.stat().st_mtime_ns))
+
+
+def doc_path(name: str) -> Path | None:
+    """docs/``name`` as shipped in the wheel, or else from the source checkout."""
+    for folder in (DOCS_PACKAGED, DOCS_SOURCE):
+        if (folder / name).is_file():
+            return folder / name
+    return None
 
 
 def solver_doc_path() -> Path | None:
     """docs/solver.md as shipped in the wheel, or else from the source checkout."""
-    for path in (SOLVER_DOC_PACKAGED, SOLVER_DOC_SOURCE):
-        if path.is_file():
-            return path
-    return None
+    return doc_path("solver.md")
 
 
 @lru_cache(maxsize=4)
@@ -130,7 +151,19 @@ def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
     markdown.add_render_rule("table_open", _scrolling_table_open)
     markdown.add_render_rule("table_close", _scrolling_table_close)
+    markdown.core.ruler.push("served_doc_links", _served_doc_links)
     return markdown
+
+
+def _served_doc_links(state: StateCore) -> None:
+    """A link to another served document (``solver-notes.md``) leads to its page."""
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "link_open":
+                href = str(token.attrGet("href") or "")
+                name, hash_, fragment = href.partition("#")
+                if name in SERVED_DOCS:
+                    token.attrSet("href", SERVED_DOCS[name] + hash_ + fragment)
 
 
 def _scrolling_table_open(
