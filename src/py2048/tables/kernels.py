@@ -1,0 +1,197 @@
+"""The compiled kernels that read a table: one position's move values, for a real board.
+
+The builder and the look-up share :func:`direction_value`, so a table's advice for a real board
+is computed exactly as the table itself was: the same float64 operations in the same order.
+
+The board the kernels move is the *wall board*: free cells hold their exponent (rank), fixed
+cells hold exponent 31 (nibble 15 in ``lo``, bit set in ``hi``), a tile of 5-bit exponent >= 17
+which the engine never merges, not even with another wall, yet slides like any tile. A move is
+allowed when it changes the board and every wall stays in place, which for a wall board is
+exactly ``new_hi == hi`` (only walls have a fifth bit, and walls never merge).
+
+Kernels that take ``values`` accept it read-only (a table's memory map) or writable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from py2048.engine.board import cell_exponent, move
+from py2048.tables.layout import FIXED, ORDER, PLACE, TARGET
+
+SCALE = 65535.0
+"""A stored value ``v`` means the probability ``v / 65535``."""
+SPAWN_2 = 0.9
+SPAWN_4 = 0.1
+WALL = 31
+"""The exponent a fixed cell holds in the wall board."""
+
+_U1 = np.uint64(1)
+_NIBBLE = np.uint64(0xF)
+_WALL_NIBBLE = np.uint64(0xF)
+
+_VALUES_RO = types.Array(types.uint16, 1, "C", readonly=True)
+_VALUES_RW = types.Array(types.uint16, 1, "C")
+_LAYOUT = types.Array(types.int64, 2, "C")
+_LAYOUTS = types.Array(types.int64, 3, "C")
+_TABLES = types.Array(types.uint32, 2, "C")
+_OUT = types.Array(types.float64, 1, "C")
+
+
+@njit(cache=True, nogil=True, inline="always")
+def afterstate_value(
+    after_lo: np.uint64, values: np.ndarray, layout: np.ndarray, rank_limit: int
+) -> float:
+    """The success probability of a wall board just moved (before its spawn).
+
+    1 if a target cell holds rank ``rank_limit``, 0 if another free cell does; otherwise the
+    mean over the empty free cells of ``0.9 * v(2 there) + 0.1 * v(4 there)``, from the stored
+    values of those children, summed in the canonical order of the free cells.
+    """
+    index = 0
+    success = False
+    failure = False
+    for k in range(16):
+        cell = layout[ORDER, k]
+        if cell < 0:
+            break
+        rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
+        if rank == rank_limit:
+            if layout[TARGET, cell] != 0:
+                success = True
+            else:
+                failure = True
+        index += rank * layout[PLACE, cell]
+    if success:
+        return 1.0
+    if failure:
+        return 0.0
+    total = 0.0
+    empty = 0
+    for k in range(16):
+        cell = layout[ORDER, k]
+        if cell < 0:
+            break
+        if (after_lo >> np.uint64(4 * cell)) & _NIBBLE == 0:
+            place = layout[PLACE, cell]
+            total += SPAWN_2 * values[index + place] + SPAWN_4 * values[index + 2 * place]
+            empty += 1
+    if empty == 0:
+        return 0.0
+    return total / (empty * SCALE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def direction_value(
+    lo: np.uint64,
+    hi: np.uint64,
+    direction: int,
+    values: np.ndarray,
+    layout: np.ndarray,
+    rank_limit: int,
+    tables: np.ndarray,
+) -> float:
+    """The success probability of moving the wall board ``direction``; -1 if not allowed."""
+    new_lo, new_hi, _ = move(lo, hi, direction, tables)
+    if new_hi != hi or new_lo == lo:
+        return -1.0
+    return afterstate_value(new_lo, values, layout, rank_limit)
+
+
+@njit(
+    [
+        types.boolean(types.uint64, types.uint64, values, _LAYOUT, types.int64, _TABLES, _OUT)
+        for values in (_VALUES_RO, _VALUES_RW)
+    ],
+    cache=True,
+    nogil=True,
+)
+def table_move_values(
+    lo: np.uint64,
+    hi: np.uint64,
+    values: np.ndarray,
+    layout: np.ndarray,
+    rank_limit: int,
+    tables: np.ndarray,
+    out: np.ndarray,
+) -> bool:
+    """Each real direction's success probability for a real board read under one symmetry.
+
+    ``lo, hi``: the real board (packed as :mod:`py2048.engine.board` packs it); ``values``: the
+    table; ``layout``: one symmetry's arrays (:func:`py2048.tables.layout.layout`);
+    ``rank_limit``: log2 of the target; ``tables``: the engine's ``ROW_TABLES``. Writes
+    ``out[d]`` for the four directions (-1 where the move is not allowed or would move a fixed
+    tile) and returns True if the board fits: every fixed cell holds a tile of at least the
+    target, no two neighbouring fixed cells hold equal tiles, and every free cell holds a tile
+    below the target. A board that does not fit gets -1 everywhere and False.
+    """
+    for d in range(4):
+        out[d] = -1.0
+    wall_lo = np.uint64(0)
+    wall_hi = np.uint64(0)
+    for cell in range(16):
+        exponent = cell_exponent(lo, hi, cell)
+        if layout[FIXED, cell] != 0:
+            if exponent < rank_limit:
+                return False
+            if (
+                cell % 4 < 3
+                and layout[FIXED, cell + 1] != 0
+                and cell_exponent(lo, hi, cell + 1) == exponent
+            ):
+                return False
+            if (
+                cell < 12
+                and layout[FIXED, cell + 4] != 0
+                and cell_exponent(lo, hi, cell + 4) == exponent
+            ):
+                return False
+            wall_lo |= _WALL_NIBBLE << np.uint64(4 * cell)
+            wall_hi |= _U1 << np.uint64(cell)
+        else:
+            if exponent >= rank_limit:
+                return False
+            wall_lo |= np.uint64(exponent) << np.uint64(4 * cell)
+    for d in range(4):
+        out[d] = direction_value(wall_lo, wall_hi, d, values, layout, rank_limit, tables)
+    return True
+
+
+@njit(
+    [
+        types.int64(types.uint64, types.uint64, values, _LAYOUTS, types.int64, _TABLES, _OUT)
+        for values in (_VALUES_RO, _VALUES_RW)
+    ],
+    cache=True,
+    nogil=True,
+)
+def best_table_move_values(
+    lo: np.uint64,
+    hi: np.uint64,
+    values: np.ndarray,
+    layouts: np.ndarray,
+    rank_limit: int,
+    tables: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """:func:`table_move_values` under every symmetry the board fits; keeps the best.
+
+    ``layouts``: the ``(8, 4, 16)`` arrays of :func:`py2048.tables.layout.layouts`. Returns
+    the symmetry whose best direction has the highest success probability (the first of equal
+    ones), with its direction values in ``out``; -1 (and -1 everywhere in ``out``) when the
+    board fits under none.
+    """
+    best_symmetry = -1
+    best = -2.0
+    v0 = v1 = v2 = v3 = -1.0
+    for k in range(layouts.shape[0]):
+        if not table_move_values(lo, hi, values, layouts[k], rank_limit, tables, out):
+            continue
+        top = max(out[0], out[1], out[2], out[3])
+        if top > best:
+            best = top
+            best_symmetry = k
+            v0, v1, v2, v3 = out[0], out[1], out[2], out[3]
+    out[0], out[1], out[2], out[3] = v0, v1, v2, v3
+    return best_symmetry

@@ -1,0 +1,87 @@
+"""A table holds, for every position, the value of a plain exhaustive expectimax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from py2048.tables import Formation, table_path
+from py2048.tables.builder import _sort_by_layer, build_table, layer_count
+from py2048.tables.storage import PAYLOAD_OFFSET
+from tests.tables.conftest import COLUMN, ROW3, ROW3_32, SMALL, fixed_clock
+from tests.tables.reference import SCALE, Reference
+
+
+def stored_values(folder: Path, formation: Formation) -> np.ndarray:
+    return np.fromfile(table_path(formation.name, folder), dtype="<u2", offset=PAYLOAD_OFFSET)
+
+
+def ranks_of(index: int, formation: Formation) -> list[int]:
+    t = formation.rank_limit
+    return [index // t**k % t for k in range(len(formation.free_cells))]
+
+
+@pytest.mark.parametrize("formation", SMALL, ids=lambda f: f.name)
+def test_every_position_holds_the_plain_expectimax_value(formation: Formation, built: Path) -> None:
+    values = stored_values(built, formation)
+    assert values.size == formation.entries
+    args = (formation.fixed, formation.target, formation.target_cells)
+    quantized = Reference(*args, quantized=True)
+    exact = Reference(*args, quantized=False)
+    # Each stored value is rounded once; the errors of the children add up at most layer by
+    # layer, half a step each.
+    tolerance = layer_count(formation) * 0.5 / SCALE
+    for index in range(formation.entries):
+        board = quantized.board(ranks_of(index, formation))
+        assert values[index] == quantized.value(board), index
+        assert abs(values[index] / SCALE - exact.value(board)) <= tolerance, index
+    # The tables are not trivial: some positions are lost, some won, most in between.
+    assert values.min() == 0
+    assert values.max() == SCALE
+    assert np.mean((values > 0) & (values < SCALE)) > 0.2
+
+
+def test_a_position_whose_only_moves_break_the_formation_is_lost(built: Path) -> None:
+    # Column 0 holds: empty, 2, 4 above the fixed cell 12. Up and left would slide walls
+    # (cell 12 up, row 0's walls left); right and down change nothing.
+    values = stored_values(built, COLUMN)
+    index = 0 * 1 + 1 * 3 + 2 * 9
+    assert values[index] == 0
+    reference = Reference(COLUMN.fixed, COLUMN.target, COLUMN.target_cells, quantized=False)
+    assert reference.direction_values(reference.board([0, 1, 2])) == [-1.0] * 4
+
+
+def test_making_the_target_on_the_target_cell_wins_and_elsewhere_loses(built: Path) -> None:
+    values = stored_values(built, ROW3)  # bottom row free, a 16 wanted at cell 12
+    t = ROW3.rank_limit
+    # 8 8 _ _ : left makes 16 on cell 12 -> 1.
+    assert values[3 * 1 + 3 * t] == SCALE
+    # _ _ 8 8 : left gives 16 at cell 12 as well; right gives it at cell 15 (a loss), so the
+    # best is still 1.
+    assert values[3 * t**2 + 3 * t**3] == SCALE
+    # Full and stuck: 2 4 2 4 -> no move at all.
+    assert values[1 + 2 * t + 1 * t**2 + 2 * t**3] == 0
+
+
+def test_threads_do_not_change_a_single_value(tmp_path: Path) -> None:
+    one = build_table(ROW3_32, tmp_path / "one", threads=1, clock=fixed_clock)
+    two = build_table(ROW3_32, tmp_path / "two", threads=2, clock=fixed_clock)
+    assert one.read_bytes()[PAYLOAD_OFFSET:] == two.read_bytes()[PAYLOAD_OFFSET:]
+
+
+@pytest.mark.parametrize(("rank_limit", "free_count"), [(3, 1), (4, 4), (5, 4), (6, 3)])
+def test_the_layers_hold_every_position_once_by_tile_sum(rank_limit: int, free_count: int):
+    entries = rank_limit**free_count
+    layers = free_count * (1 << (rank_limit - 2)) + 1
+    order = np.empty(entries, dtype=np.int32)
+    starts = np.zeros(layers + 1, dtype=np.int64)
+    _sort_by_layer(rank_limit, free_count, order, starts)
+    assert sorted(order.tolist()) == list(range(entries))
+    for layer in range(layers):
+        members = order[starts[layer] : starts[layer + 1]].tolist()
+        assert members == sorted(members)
+        for index in members:
+            ranks = [index // rank_limit**k % rank_limit for k in range(free_count)]
+            assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer

@@ -1,0 +1,93 @@
+"""A build stopped part way resumes, and ends with the same file as one that never stopped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from py2048.tables import BuildProgress, build_table, table_path
+from py2048.tables.builder import layer_count, partial_layers
+from py2048.tables.storage import partial_path, progress_path
+from tests.tables.conftest import ROW3_32, SNAKE11, fixed_clock
+
+
+def stop_after(layers: int):
+    def progress(state: BuildProgress) -> None:
+        if state.layers_done - state.layers_done_at_start >= layers:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    folder = tmp_path_factory.mktemp("whole")
+    return build_table(SNAKE11, folder, clock=fixed_clock).read_bytes()
+
+
+@pytest.mark.parametrize("stops", [[1], [5, 7], [layer_count(SNAKE11) - 1]])
+def test_a_build_stopped_and_resumed_ends_byte_identical(
+    tmp_path: Path, uninterrupted: bytes, stops: list[int]
+) -> None:
+    done = 0
+    for layers in stops:
+        with pytest.raises(KeyboardInterrupt):
+            build_table(SNAKE11, tmp_path, progress=stop_after(layers), clock=fixed_clock)
+        done += layers
+        assert not table_path(SNAKE11.name, tmp_path).exists()
+        assert partial_layers(SNAKE11, tmp_path) == done
+    seen: list[BuildProgress] = []
+    path = build_table(SNAKE11, tmp_path, progress=seen.append, clock=fixed_clock)
+    assert seen[0].layers_done == done and seen[0].positions_at_start > 0
+    assert seen[-1].positions_done == SNAKE11.entries
+    assert path.read_bytes() == uninterrupted
+    assert not partial_path(SNAKE11.name, tmp_path).exists()
+    assert not progress_path(SNAKE11.name, tmp_path).exists()
+
+
+def test_a_record_behind_the_partial_file_still_gives_the_same_file(
+    tmp_path: Path, uninterrupted: bytes
+) -> None:
+    """A crash leaves the record a few seconds behind the values: those layers are redone."""
+    with pytest.raises(KeyboardInterrupt):
+        build_table(SNAKE11, tmp_path, progress=stop_after(20), clock=fixed_clock)
+    record = progress_path(SNAKE11.name, tmp_path)
+    data = json.loads(record.read_text())
+    data["layers_done"] = 12
+    record.write_text(json.dumps(data))
+    assert build_table(SNAKE11, tmp_path, clock=fixed_clock).read_bytes() == uninterrupted
+
+
+@pytest.mark.parametrize("damage", ["record of another formation", "no record", "short partial"])
+def test_a_partial_build_that_cannot_be_trusted_starts_over(
+    tmp_path: Path, uninterrupted: bytes, damage: str
+) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        build_table(SNAKE11, tmp_path, progress=stop_after(10), clock=fixed_clock)
+    record = progress_path(SNAKE11.name, tmp_path)
+    if damage == "record of another formation":
+        data = json.loads(record.read_text())
+        data["formation"] = ROW3_32.to_json()
+        record.write_text(json.dumps(data))
+    elif damage == "no record":
+        record.unlink()
+    else:
+        with open(partial_path(SNAKE11.name, tmp_path), "r+b") as handle:
+            handle.truncate(100)
+    assert partial_layers(SNAKE11, tmp_path) is None
+    seen: list[BuildProgress] = []
+    path = build_table(SNAKE11, tmp_path, progress=seen.append, clock=fixed_clock)
+    assert seen[0].layers_done == 0
+    assert path.read_bytes() == uninterrupted
+
+
+def test_a_second_build_of_the_same_table_at_once_is_refused(tmp_path: Path) -> None:
+    def build_again(state: BuildProgress) -> None:
+        if state.layers_done == 1:
+            build_table(SNAKE11, tmp_path)
+
+    with pytest.raises(ValueError, match="another build of table snake11-16 is running"):
+        build_table(SNAKE11, tmp_path, progress=build_again)
+    assert partial_layers(SNAKE11, tmp_path) == 1
