@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from py2048.engine.board import pack_exponents
-from py2048.learn.evaluation import network_evaluator
+from py2048.learn.network import network_evaluator
 from py2048.learn.play import play_greedy
 from py2048.learn.training import Trainer, TrainingConfig
 

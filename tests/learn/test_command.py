@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from py2048.learn import WeightsError, load_weights
 from py2048.learn.checkpoint import load_checkpoint
 from py2048.learn.command import TrainOptions, train
-from py2048.learn.storage import WeightsError, load_weights
 from tests.learn.conftest import SMALL_SPEC
 
 

@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack_exponents, unpack
-from py2048.learn.evaluation import network_evaluator, weights_path
-from py2048.learn.network import NTupleNetwork, quantise
+from py2048.evaluation.ntuple import weights_path
+from py2048.evaluation.storage import load_int16_weights, quantise
+from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator
 from py2048.learn.play import play_greedy
-from py2048.learn.storage import load_int16_weights, load_weights
 from py2048.solver import available_evaluators, best_move
 from tests.learn.conftest import SMALL_TUPLES, whole_weights
 

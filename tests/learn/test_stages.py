@@ -10,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack
+from py2048.evaluation.storage import FORMAT_VERSION
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.command import train
-from py2048.learn.evaluation import network_evaluator
-from py2048.learn.network import NTupleNetwork
-from py2048.learn.storage import FORMAT_VERSION, load_weights, save_weights
+from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
 from tests.learn.conftest import SMALL_TUPLES, whole_weights
 from tests.learn.test_command import arguments

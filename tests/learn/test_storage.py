@@ -5,14 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from py2048.evaluation.storage import WeightsError, load_int16_weights, quantise
 from py2048.learn.checkpoint import save_checkpoint
-from py2048.learn.network import NTupleNetwork, quantise
-from py2048.learn.storage import (
-    WeightsError,
-    load_int16_weights,
-    load_weights,
-    save_weights,
-)
+from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
 from tests.learn.conftest import SMALL_TUPLES
 

@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack
-from py2048.learn.network import NTupleNetwork
-from py2048.learn.tuples import (
+from py2048.evaluation.tuples import (
     DEFAULT_SPEC,
     DEFAULT_TUPLES,
     format_tuples,
     parse_tuples,
 )
+from py2048.learn.network import NTupleNetwork
 from tests.learn.conftest import SMALL_TUPLES
 
 tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 32768])

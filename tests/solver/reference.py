@@ -5,7 +5,7 @@ from __future__ import annotations
 from py2048.engine.board import pack_exponents
 from py2048.engine.direction import Direction
 from py2048.engine.rules import slide
-from py2048.solver.evaluation import Evaluator
+from py2048.evaluation.contract import Evaluator
 
 Board = list[list[int]]
 

@@ -21,7 +21,7 @@ from py2048.solver import best_move, crand
 from py2048.solver.autoplay import autoplay
 from py2048.solver.bench import BenchSettings, run_bench
 from py2048.solver.crand import opening_board
-from py2048.solver.hint import SearchPlan
+from py2048.solver.hint import resolve_plan
 from py2048.solver.stats import wilson_interval
 
 SEED_2001_OPENING = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 2, 0, 0]]
@@ -63,7 +63,7 @@ def test_c_rand_numbers_are_those_of_the_c_library(seed):
 
 def test_a_c_rand_game_is_not_disturbed_by_other_threads_drawing_from_libc_rand():
     """A Ray worker's own threads share the process: the game must not share their rand()."""
-    plan = SearchPlan.resolve(depth=0)
+    plan = resolve_plan(depth=0)
     alone = autoplay(2003, plan, rng="c-rand")
     stop = threading.Event()
 
@@ -83,7 +83,7 @@ def test_a_c_rand_game_is_not_disturbed_by_other_threads_drawing_from_libc_rand(
 
 
 def test_c_rand_games_are_stable():
-    plan = SearchPlan.resolve(depth=0)
+    plan = resolve_plan(depth=0)
     first = [autoplay(seed, plan, rng="c-rand") for seed in (2001, 2002)]
     again = [autoplay(seed, plan, rng="c-rand") for seed in (2001, 2002)]
     assert [(r.score, r.moves, r.max_tile) for r in first] == [
@@ -95,7 +95,7 @@ def test_c_rand_games_are_stable():
 def test_compiled_game_is_the_game_that_best_move_plays(depth):
     """autoplay with the py2048 generator == Game(seed) driven by best_move at that depth."""
     for seed in (7, 2001):
-        record = autoplay(seed, SearchPlan.resolve(depth=depth))
+        record = autoplay(seed, resolve_plan(depth=depth))
         game = Game(seed)
         while not game.over:
             assert game.move(best_move(game.board, depth=depth).direction)
@@ -115,7 +115,7 @@ def test_bench_json_matches_the_games_it_played(tmp_path, capsys):
     games = report["games"]
     assert [g["seed"] for g in games] == [40, 41, 42]
     for g in games:
-        replayed = autoplay(g["seed"], SearchPlan.resolve(depth=0))
+        replayed = autoplay(g["seed"], resolve_plan(depth=0))
         assert (g["score"], g["max_tile"], g["moves"]) == (
             replayed.score,
             replayed.max_tile,

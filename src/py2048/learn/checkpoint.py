@@ -12,17 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from py2048.evaluation.storage import FORMAT_VERSION, WeightsError, read_archive, read_stage_tiles
+from py2048.evaluation.tuples import format_tuples, parse_tuples
 from py2048.files import atomic_write
 from py2048.learn.network import NTupleNetwork
-from py2048.learn.storage import (
-    CHECKPOINT_FORMAT,
-    FORMAT_VERSION,
-    WeightsError,
-    read_archive,
-    read_stage_tiles,
-)
 from py2048.learn.training import GameResult, RollingStats, Trainer, TrainingConfig
-from py2048.learn.tuples import format_tuples, parse_tuples
+
+CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
 
 
 def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:

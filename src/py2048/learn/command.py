@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
+from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
-from py2048.learn.storage import save_weights
+from py2048.learn.network import save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
-from py2048.learn.tuples import DEFAULT_SPEC, parse_tuples
 
 if TYPE_CHECKING:
     from rich.console import Console

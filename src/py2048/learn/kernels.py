@@ -27,17 +27,15 @@ import numpy as np
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from py2048.engine.board import max_exponent, move, place, start, transpose_lo
+from py2048.engine.board import max_exponent, move, place, start
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
-from py2048.learn.tuples import (
-    LAYOUT_BELOW,
-    LAYOUT_FIRST_RUN,
-    LAYOUT_FROM,
-    LAYOUT_OFFSET,
-    LAYOUT_RUNS,
+from py2048.evaluation.tuples import (
+    Plan,
+    capped_board,
+    layout_plan,
+    symmetric_boards,
+    table_index,
 )
-
-_NIBBLE = np.uint64(0xF)
 
 # Columns of the per-worker state arrays (see play_segment).
 BOARD_LO, BOARD_HI, BOARD_PREV_LO, BOARD_PREV_HI, BOARD_KEY = 0, 1, 2, 3, 4
@@ -58,95 +56,6 @@ TERMINAL = np.uint64(0xFFFFFFFFFFFFFFFF)
 """The gain recorded for the last move of a game, whose afterstate is worth 0."""
 RESTART_DRAW = np.uint64(1 << 62)
 """Draw numbers from here on decide a game's restart; spawns never count this far."""
-
-
-@njit(cache=True, nogil=True, inline="always")
-def capped_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
-    """``lo`` with every cell of exponent 16 or more read as 15 (all four bits set)."""
-    if hi == 0:
-        return lo
-    board = lo
-    for cell in range(16):
-        if (hi >> np.uint64(cell)) & np.uint64(1):
-            board |= _NIBBLE << np.uint64(4 * cell)
-    return board
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mirror_columns(board: np.uint64) -> np.uint64:
-    return (
-        ((board & np.uint64(0x000F000F000F000F)) << np.uint64(12))
-        | ((board & np.uint64(0x00F000F000F000F0)) << np.uint64(4))
-        | ((board & np.uint64(0x0F000F000F000F00)) >> np.uint64(4))
-        | ((board & np.uint64(0xF000F000F000F000)) >> np.uint64(12))
-    )
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mirror_rows(board: np.uint64) -> np.uint64:
-    return (
-        (board << np.uint64(48))
-        | ((board & np.uint64(0xFFFF0000)) << np.uint64(16))
-        | ((board >> np.uint64(16)) & np.uint64(0xFFFF0000))
-        | (board >> np.uint64(48))
-    )
-
-
-@njit(cache=True, nogil=True, inline="always")
-def symmetric_boards(board: np.uint64) -> tuple[np.uint64, ...]:
-    """The eight images of a nibble board under rotations and reflections."""
-    t = transpose_lo(board)
-    return (
-        board,
-        _mirror_columns(board),
-        _mirror_rows(board),
-        _mirror_columns(_mirror_rows(board)),
-        t,
-        _mirror_columns(t),
-        _mirror_rows(t),
-        _mirror_columns(_mirror_rows(t)),
-    )
-
-
-LayoutPlan = tuple[tuple[int, ...], ...]
-"""One row per layout row: table offset, stage range (the largest tile's exponent from,
-below), then (shift, mask, destination) for each run of cells; shorter tuples pad with zero
-masks."""
-
-Plan = tuple[LayoutPlan, int, bool]
-"""``(plan, runs, staged)`` as :func:`layout_plan` gives it: the constants a kernel is compiled
-with (``runs``: the most runs of cells in a tuple; ``staged``: more than one stage)."""
-
-
-def layout_plan(layout: np.ndarray) -> Plan:
-    """``(plan, runs, staged)``: a network's layout as constants for a compiled kernel.
-
-    Kernels compiled with the layout as constants (numba closures over the plan) let numba fold
-    the index arithmetic away: three to four times quicker per evaluation than reading the
-    layout from an array at run time, with the same sums in the same order.
-    """
-    rows = [tuple(int(x) for x in row) for row in layout]
-    runs = max(row[LAYOUT_RUNS] for row in rows)
-    plan = tuple(
-        (
-            row[LAYOUT_OFFSET],
-            row[LAYOUT_FROM],
-            row[LAYOUT_BELOW],
-            *row[LAYOUT_FIRST_RUN : LAYOUT_FIRST_RUN + 3 * runs],
-        )
-        for row in rows
-    )
-    return plan, runs, rows[-1][LAYOUT_FROM] > 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def table_index(board: np.uint64, row: tuple[int, ...], runs: int) -> int:
-    """Where the tuple of this plan row, read on this (transformed) board, sits in the table."""
-    index = np.uint64(0)
-    for r in range(runs):
-        cells = (board >> np.uint64(row[3 + 3 * r])) & np.uint64(row[4 + 3 * r])
-        index |= cells << np.uint64(row[5 + 3 * r])
-    return row[0] + int(index)
 
 
 @njit(cache=True, nogil=True)

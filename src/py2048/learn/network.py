@@ -1,15 +1,22 @@
-"""The n-tuple network: tuples plus one flat table of float32 weights, and how to query it."""
+"""The n-tuple network being trained: tuples plus one flat table of float32 weights.
+
+Its layout, its weights file and its solver evaluation live in :mod:`py2048.evaluation`; this
+module adds what training needs: float32 weights to update, and the training kernels.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
-from py2048.learn.kernels import NetworkKernels, network_kernels
-from py2048.learn.tuples import (
+from py2048.evaluation.contract import Evaluator
+from py2048.evaluation.ntuple import int16_evaluator
+from py2048.evaluation.storage import load_float32_weights, quantise, write_weights
+from py2048.evaluation.tuples import (
     DEFAULT_TUPLES,
     entry_count,
     stage_sources,
@@ -17,6 +24,7 @@ from py2048.learn.tuples import (
     validate_stage_tiles,
     validate_tuples,
 )
+from py2048.learn.kernels import NetworkKernels, network_kernels
 
 
 @dataclass(eq=False)
@@ -25,7 +33,7 @@ class NTupleNetwork:
 
     ``weights`` is one flat float32 array holding, for each stage in turn, each tuple's table in
     turn (tuple ``t`` owns ``16**len(tuples[t])`` entries per stage). ``stage_tiles`` split the
-    game into stages by the board's largest tile (see :mod:`py2048.learn.tuples`); none means
+    game into stages by the board's largest tile (see :mod:`py2048.evaluation.tuples`); none means
     one stage. Values are in score points: the value of an afterstate estimates the score
     still to come.
     """
@@ -96,23 +104,20 @@ def split_stage_array(
     return np.ascontiguousarray(stages[stage_sources(old_tiles, new_tiles)]).ravel()
 
 
-INT16_LIMIT = 32767
-_QUANTISE_CHUNK = 1 << 22
+def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator:
+    """The network as a solver evaluation, its weights quantised to int16 as a shipped file's."""
+    scale, entries = quantise(network.weights)
+    return int16_evaluator(network.layout, scale, entries, name)
 
 
-def quantise(weights: np.ndarray) -> tuple[float, np.ndarray]:
-    """``(scale, values)``: int16 values whose products with ``scale`` are nearest the weights.
+def save_weights(
+    network: NTupleNetwork, path: str | os.PathLike[str], *, quantize: bool = True
+) -> None:
+    """Write the network as a weights file (see :mod:`py2048.evaluation.storage`)."""
+    write_weights(path, network.tuples, network.stage_tiles, network.weights, quantize=quantize)
 
-    ``scale`` is the largest magnitude / 32767 (0.0 for all-zero weights), so every entry moves
-    by at most half a step. Rounded a chunk at a time in float64, so quantising the default
-    268 MB of weights needs no float64 copy of them.
-    """
-    largest = max(float(weights.max(initial=0.0)), -float(weights.min(initial=0.0)))
-    values = np.zeros(weights.size, dtype="<i2")
-    if largest == 0.0:
-        return 0.0, values
-    scale = largest / INT16_LIMIT
-    for start in range(0, weights.size, _QUANTISE_CHUNK):
-        part = weights[start : start + _QUANTISE_CHUNK].astype(np.float64)
-        values[start : start + _QUANTISE_CHUNK] = np.round(part / scale)
-    return scale, values
+
+def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
+    """Read a weights file as a network to train on or to measure."""
+    stored = load_float32_weights(path)
+    return NTupleNetwork(stored.tuples, stored.weights, stored.stage_tiles)

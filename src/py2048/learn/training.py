@@ -32,6 +32,12 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES
 from py2048.engine.rng import seed_key, validate_seed
+from py2048.evaluation.tuples import (
+    DEFAULT_TUPLES,
+    SYMMETRY_COUNT,
+    validate_stage_tiles,
+    validate_tuples,
+)
 from py2048.learn.kernels import (
     BOARD_COLUMNS,
     COUNTER_COLUMNS,
@@ -42,12 +48,6 @@ from py2048.learn.kernels import (
     RESULT_COLUMNS,
 )
 from py2048.learn.network import NTupleNetwork, split_stage_array
-from py2048.learn.tuples import (
-    DEFAULT_TUPLES,
-    SYMMETRY_COUNT,
-    validate_stage_tiles,
-    validate_tuples,
-)
 
 DEFAULT_SEGMENT_MOVES = 2000
 RESTART_POOL_SIZE = 10_000
@@ -63,7 +63,7 @@ class TrainingConfig:
     temporal coherence by each entry's ``|E|/A``, which starts at 1.
 
     ``stage_tiles`` split the network into stages by the board's largest tile (see
-    :mod:`py2048.learn.tuples`); none means one set of tables for the whole game.
+    :mod:`py2048.evaluation.tuples`); none means one set of tables for the whole game.
 
     ``restart_tiles`` are the tiles whose first appearance in a game adds its board to the
     restart pool; ``restart_share`` is the share of games started from that pool once it holds

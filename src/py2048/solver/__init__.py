@@ -1,5 +1,8 @@
 """The built-in solver: expectimax search with a pluggable board evaluation.
 
+The evaluations themselves live in :mod:`py2048.evaluation`; the names re-exported here are
+the ones a solver user needs.
+
 ``best_move(board)`` advises a move for a 4x4 board of tiles; :mod:`py2048.solver.bench` plays
 whole games with it. See ``docs/solver.md`` for how it works and how strong it is.
 
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, Preset
 
 if TYPE_CHECKING:
-    from py2048.solver.evaluation import (
+    from py2048.evaluation import (
         Evaluator,
         available_evaluators,
         get_evaluator,
@@ -47,7 +50,7 @@ def __getattr__(name: str) -> Any:
     if name in _HINT_NAMES:
         from py2048.solver import hint as module
     elif name in _EVALUATION_NAMES:
-        from py2048.solver import evaluation as module
+        from py2048 import evaluation as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(module, name)

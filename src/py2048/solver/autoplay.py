@@ -3,24 +3,36 @@
 A game runs start to finish in one call that releases the GIL: no Python runs between moves,
 so a bench measures the search, not the interpreter. With the ``py2048`` generator a game is
 exactly ``Game(seed)`` played with ``best_move`` at the same settings (the tests check this);
-with ``c-rand`` the spawns follow :mod:`py2048.solver.crand`.
+with ``c-rand`` the spawns follow :mod:`py2048.solver.crand`. A game can also start from a
+given board (``Game.from_board(board, seed=seed)``, or ``srand(seed)`` then that board with
+c-rand), which is how ``benchmarks/endgame.py`` plays late-game positions on.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, types
 
-from py2048.engine.board import ROW_TABLES, max_exponent, move, play, start
+from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, play, start
 from py2048.engine.rng import seed_key, validate_seed
+from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
+from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
-from py2048.solver.evaluation import KERNEL_TYPE, Evaluator, get_evaluator
-from py2048.solver.hint import SearchPlan, table_arrays
 from py2048.solver.presets import RNGS
-from py2048.solver.search import COUNTER_SLOTS, NODES, decide
+from py2048.solver.search import (
+    COUNTER_SLOTS,
+    NODES,
+    SEARCH_PLAN,
+    TRANSPOSITION_TABLE,
+    Run,
+    SearchPlan,
+    decide,
+    transposition_table,
+)
 
 _PY2048, _C_RAND = 0, 1
 
@@ -32,50 +44,30 @@ FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES = 0, 1, 2, 3
     types.void(
         types.int64,  # generator: 0 py2048, 1 c-rand
         types.uint64,  # seed
-        types.int64,
-        types.int64,
-        types.boolean,
-        types.float64,
+        types.uint64,  # lo of the start board (with from_board)
+        types.uint64,  # hi of the start board
+        types.boolean,  # from_board: start from (lo, hi), not from the seed's opening
+        SEARCH_PLAN,
         KERNEL_TYPE,
-        types.boolean,
-        types.float32[:, ::1],
-        types.int64[:, ::1],
-        types.float64,
-        types.float64,
-        types.uint32[:, ::1],
-        types.uint64[::1],
-        types.uint64[::1],
-        types.float64[::1],
+        EVALUATION_DATA,
+        TRANSPOSITION_TABLE,
+        types.uint32[:, ::1],  # move tables
         types.int64[::1],  # figures: score, moves, max exponent, nodes
     ),
     cache=True,
     nogil=True,
 )
 def play_game(
-    generator,
-    seed,
-    min_depth,
-    max_depth,
-    adaptive,
-    budget,
-    evaluate,
-    lines,
-    weights,
-    layout,
-    gain_weight,
-    lost_penalty,
-    tables,
-    keys,
-    meta,
-    values,
-    figures,
+    generator, seed, lo, hi, from_board, plan, evaluate, evaluation, table, tables, figures
 ):
     """Play one game with the solver until no move is left; write its figures."""
     key = seed_key(seed)
     c_rand = crand.new_state()
     if generator == _C_RAND:
-        lo, hi = crand.start(seed, c_rand)
-    else:
+        crand.seed(seed, c_rand)
+        if not from_board:
+            lo, hi = crand.start(seed, c_rand)
+    elif not from_board:
         lo, hi = start(key)
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
     out = np.empty(4, dtype=np.float64)
@@ -85,27 +77,8 @@ def play_game(
     generation = np.uint64(0)
     while True:
         generation += np.uint64(1)
-        reached = decide(
-            lo,
-            hi,
-            min_depth,
-            max_depth,
-            adaptive,
-            budget,
-            evaluate,
-            lines,
-            weights,
-            layout,
-            gain_weight,
-            lost_penalty,
-            tables,
-            keys,
-            meta,
-            values,
-            generation,
-            counters,
-            out,
-        )
+        run = Run(tables, generation, counters, 0.0, 0.0)
+        reached = decide(lo, hi, plan, evaluate, evaluation, table, run, out)
         nodes += counters[NODES]
         if reached < 0:
             break
@@ -144,34 +117,33 @@ def autoplay(
     *,
     rng: str = "py2048",
     evaluator: str | Evaluator | None = None,
+    board: Sequence[Sequence[int]] | None = None,
 ) -> GameRecord:
-    """Play the game with this seed to the end with the solver and return its figures."""
+    """Play the game with this seed to the end with the solver and return its figures.
+
+    With ``board``, the game starts from that board instead of the seed's opening (its spawns
+    still come from the seed), and the record counts only the points and moves made from it.
+    """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
     seed = validate_seed(seed)
     if rng == "c-rand" and seed >= crand.SEED_LIMIT:
         raise ValueError(f"a c-rand seed must be below 2**32, got {seed}")
+    lo, hi = pack(board) if board is not None else (0, 0)
     found = get_evaluator(evaluator)
-    keys, meta, values = table_arrays(plan.max_depth)
     figures = np.zeros(4, dtype=np.int64)
     started = time.perf_counter()
     play_game(
         _C_RAND if rng == "c-rand" else _PY2048,
         np.uint64(seed),
-        plan.min_depth,
-        plan.max_depth,
-        plan.adaptive,
-        0.0 if plan.time_ms is None else plan.time_ms / 1000.0,
+        np.uint64(lo),
+        np.uint64(hi),
+        board is not None,
+        plan,
         found.kernel,
-        found.lines,
-        found.weights,
-        found.layout,
-        found.gain_weight,
-        found.lost_penalty,
+        found.data,
+        transposition_table(plan.max_depth),
         ROW_TABLES,
-        keys,
-        meta,
-        values,
         figures,
     )
     seconds = time.perf_counter() - started

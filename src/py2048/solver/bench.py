@@ -23,13 +23,12 @@ from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.engine.rng import SEED_LIMIT
-from py2048.solver.evaluation import get_evaluator
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, RNGS
 from py2048.solver.stats import Summary, summarize
 
 if TYPE_CHECKING:
     from py2048.solver.autoplay import GameRecord
-    from py2048.solver.hint import SearchPlan
+    from py2048.solver.search import SearchPlan
 
 HELP = "measure the solver over many games"
 
@@ -74,6 +73,8 @@ class BenchSettings:
         ):
             raise ValueError(f"workers must be 1 or more, got {self.workers!r}")
         self.plan()
+        from py2048.evaluation.registry import get_evaluator
+
         get_evaluator(self.evaluator)
         if self.json_path is not None:
             path = Path(self.json_path)
@@ -84,9 +85,9 @@ class BenchSettings:
         return self
 
     def plan(self) -> SearchPlan:
-        from py2048.solver.hint import SearchPlan
+        from py2048.solver.hint import resolve_plan
 
-        return SearchPlan.resolve(self.depth, self.time_ms, self.preset)
+        return resolve_plan(self.depth, self.time_ms, self.preset)
 
     def label(self) -> str:
         if self.depth is not None:
@@ -165,6 +166,8 @@ def _played_on_ray(settings: BenchSettings, seeds: range) -> Iterator[GameRecord
 
 def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Summary) -> dict:
     """The ``--json`` document: the settings, the summary and every game."""
+    from py2048.evaluation.registry import get_evaluator
+
     return {
         "settings": {
             "games": settings.games,

@@ -16,12 +16,18 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.engine.direction import Direction
-from py2048.solver.evaluation import Evaluator, get_evaluator
+from py2048.evaluation.contract import Evaluator
+from py2048.evaluation.registry import get_evaluator
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
-from py2048.solver.search import COUNTER_SLOTS, NODES, decide
-
-MAX_DEPTH = 12
-"""Deepest search anyone can ask for (d12 = 13 player moves, already far beyond any budget)."""
+from py2048.solver.search import (
+    COUNTER_SLOTS,
+    MAX_DEPTH,
+    NODES,
+    Run,
+    SearchPlan,
+    decide,
+    transposition_table,
+)
 
 
 @dataclass(frozen=True)
@@ -40,83 +46,51 @@ class Hint:
     evaluator: str
 
 
-@dataclass(frozen=True)
-class SearchPlan:
-    """How deep to search: a fixed depth, or adaptive depths under a deadline."""
-
-    min_depth: int
-    max_depth: int
-    time_ms: float | None
-    adaptive: bool
-
-    @classmethod
-    def resolve(
-        cls, depth: int | None = None, time_ms: float | None = None, preset: str | None = None
-    ) -> SearchPlan:
-        """Check the caller's settings (at most one of the three) and turn them into a plan."""
-        given = [
-            name
-            for name, v in (("depth", depth), ("time_ms", time_ms), ("preset", preset))
-            if v is not None
-        ]
-        if len(given) > 1:
-            raise ValueError(f"give at most one of depth, time_ms and preset, got {given}")
-        if depth is not None:
-            if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
-                raise ValueError(f"depth must be an integer, got {depth!r}")
-            if not 0 <= depth <= MAX_DEPTH:
-                raise ValueError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
-            return cls(int(depth), int(depth), None, adaptive=False)
-        if time_ms is not None:
-            if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float, np.number)):
-                raise ValueError(f"time_ms must be a number of milliseconds, got {time_ms!r}")
-            if not math.isfinite(time_ms) or time_ms <= 0:
-                raise ValueError(
-                    f"time_ms must be a positive number of milliseconds, got {time_ms}"
-                )
-            return cls(0, MAX_DEPTH, float(time_ms), adaptive=False)
-        name = DEFAULT_PRESET if preset is None else preset
-        found = PRESETS.get(name) if isinstance(name, str) else None
-        if found is None:
-            raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return cls(found.min_depth, found.max_depth, found.time_ms, adaptive=True)
+def resolve_plan(
+    depth: int | None = None, time_ms: float | None = None, preset: str | None = None
+) -> SearchPlan:
+    """Check the caller's settings (at most one of the three) and turn them into a plan."""
+    given = [
+        name
+        for name, v in (("depth", depth), ("time_ms", time_ms), ("preset", preset))
+        if v is not None
+    ]
+    if len(given) > 1:
+        raise ValueError(f"give at most one of depth, time_ms and preset, got {given}")
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+            raise ValueError(f"depth must be an integer, got {depth!r}")
+        if not 0 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
+        return SearchPlan(int(depth), int(depth), 0.0, adaptive=False)
+    if time_ms is not None:
+        if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float, np.number)):
+            raise ValueError(f"time_ms must be a number of milliseconds, got {time_ms!r}")
+        if not math.isfinite(time_ms) or time_ms <= 0:
+            raise ValueError(f"time_ms must be a positive number of milliseconds, got {time_ms}")
+        return SearchPlan(0, MAX_DEPTH, float(time_ms) / 1000.0, adaptive=False)
+    name = DEFAULT_PRESET if preset is None else preset
+    found = PRESETS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    return SearchPlan(found.min_depth, found.max_depth, found.time_ms / 1000.0, adaptive=True)
 
 
 class _Workspace(threading.local):
     """One thread's transposition table and scratch arrays, reused call after call."""
 
     def __init__(self) -> None:
-        self.bits = 0
-        self.keys = np.zeros(0, dtype=np.uint64)
-        self.meta = np.zeros(0, dtype=np.uint64)
-        self.values = np.zeros(0, dtype=np.float64)
+        self.depth = -1
+        self.table = transposition_table(0)
         self.generation = 0
         self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
         self.out = np.zeros(4, dtype=np.float64)
 
     def reserve(self, depth: int) -> None:
         """Grow the table for a search of this depth."""
-        bits = _table_bits(depth)
-        if bits > self.bits:
-            self.bits = bits
-            self.keys, self.meta, self.values = table_arrays(depth)
-
-
-def _table_bits(depth: int) -> int:
-    return min(20, 12 + 3 * depth)
-
-
-def table_arrays(depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A transposition table for searches up to ``depth``: 2**12 entries at d0, up to 2**20.
-
-    np.full writes every page now, so no timed search pays for first touches.
-    """
-    size = 1 << _table_bits(depth)
-    return (
-        np.full(size, 0, dtype=np.uint64),
-        np.full(size, 0, dtype=np.uint64),
-        np.full(size, 0.0, dtype=np.float64),
-    )
+        if depth > self.depth:
+            self.depth = depth
+            self.table = transposition_table(depth)
 
 
 _workspace = _Workspace()
@@ -128,29 +102,18 @@ def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> H
     work = _workspace
     work.reserve(plan.max_depth)
     work.generation += 1
-    budget = 0.0  # no deadline
-    if plan.time_ms is not None:
+    if plan.seconds > 0.0:
         spent = time.perf_counter() - started
-        budget = max(plan.time_ms / 1000.0 - spent, 1e-6)
+        plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
+    run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0)
     reached = decide(
         np.uint64(lo),
         np.uint64(hi),
-        plan.min_depth,
-        plan.max_depth,
-        plan.adaptive,
-        budget,
+        plan,
         evaluator.kernel,
-        evaluator.lines,
-        evaluator.weights,
-        evaluator.layout,
-        evaluator.gain_weight,
-        evaluator.lost_penalty,
-        ROW_TABLES,
-        work.keys,
-        work.meta,
-        work.values,
-        np.uint64(work.generation),
-        work.counters,
+        evaluator.data,
+        work.table,
+        run,
         work.out,
     )
     values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}
@@ -183,6 +146,6 @@ def best_move(
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
-    plan = SearchPlan.resolve(depth, time_ms, preset)
+    plan = resolve_plan(depth, time_ms, preset)
     lo, hi = pack(board)
     return search_packed(lo, hi, plan, get_evaluator(evaluator))

@@ -17,19 +17,27 @@ searched once. Entries carry a *generation*: each search uses a fresh generation
 can be reused by the next search on the same thread without clearing it, and one search never
 sees another's values. The caller owns the table, which keeps concurrent searches apart.
 
-A search given a ``deadline`` reads the clock every 1024 nodes and gives up once it has passed
+A search given a ``deadline`` reads the clock every 4096 nodes and gives up once it has passed
 (setting ``counters[ABORTED]``), which is how the time-budgeted search (see
 :mod:`py2048.solver.hint`) always answers in time.
+
+The kernels take a few records instead of long argument lists (their numba types are written
+once, in :data:`SEARCH_RECORDS`): the evaluation (its kernel and its
+:class:`~py2048.evaluation.contract.EvaluationData`), the transposition table (one structured
+array of :data:`TABLE_ENTRY`), and the :class:`Run` (move tables, generation, counters,
+deadline and probability cutoff). :func:`decide` also takes the :class:`SearchPlan`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit, types
+from numba import from_dtype, njit, types
 
 from py2048.engine.board import cell_exponent, move, row_index, transpose_hi, transpose_lo
+from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE
 from py2048.solver.clock import monotonic
-from py2048.solver.evaluation import KERNEL_TYPE
 
 NODES, ABORTED, TABLE_HITS, NEXT_CLOCK = 0, 1, 2, 3
 """Slots of the ``counters`` array shared by one search's kernels."""
@@ -47,26 +55,63 @@ _DEPTH_MASK = np.uint64(0xFF)
 _HI_MASK = np.uint64(0xFFFF)
 _NIBBLE = np.uint64(0xF)
 
-_CHANCE_SIGNATURE = types.float64(
-    types.uint64,  # lo
-    types.uint64,  # hi
-    types.int64,  # depth: player moves still to search below this node
-    types.float64,  # probability of reaching this node
-    KERNEL_TYPE,
-    types.boolean,  # lines: the evaluation is a sum of line scores, computed here
-    types.float32[:, ::1],  # weights
-    types.int64[:, ::1],  # layout
-    types.float64,  # gain_weight
-    types.float64,  # lost_penalty
-    types.float64,  # cprob_min
-    types.uint32[:, ::1],  # move tables
-    types.uint64[::1],  # table keys (lo)
-    types.uint64[::1],  # table meta: generation << 24 | hi << 8 | depth
-    types.float64[::1],  # table values
-    types.uint64,  # generation
-    types.int64[::1],  # counters
-    types.float64,  # deadline on the monotonic clock, 0.0 for none
+MAX_DEPTH = 12
+"""Deepest search anyone can ask for (d12 = 13 player moves, already far beyond any budget)."""
+
+TABLE_ENTRY = np.dtype([("key", np.uint64), ("meta", np.uint64), ("value", np.float64)])
+"""One transposition-table entry: the board's ``lo``, then ``generation << 24 | hi << 8 |
+depth``, then the chance node's value."""
+
+
+class Run(NamedTuple):
+    """What one search iteration shares with every node besides the evaluation and the table."""
+
+    tables: np.ndarray
+    """The engine's move tables (``engine.board.ROW_TABLES``)."""
+    generation: np.uint64
+    """This search's stamp on the table entries it writes (see the module docstring)."""
+    counters: np.ndarray
+    """int64 slots NODES, ABORTED, TABLE_HITS, NEXT_CLOCK, shared by the whole search."""
+    deadline: float
+    """On the monotonic clock; 0.0 for none."""
+    cprob_min: float
+    """Chance nodes less likely than this are cut short (see the module docstring)."""
+
+
+class SearchPlan(NamedTuple):
+    """How deep and how long to search one position (see :func:`decide`)."""
+
+    min_depth: int
+    max_depth: int
+    seconds: float
+    """The time budget per move; 0.0 for none (one search at ``max_depth``)."""
+    adaptive: bool
+    """Pick the depth from the board, between ``min_depth`` and ``max_depth``."""
+
+    @property
+    def time_ms(self) -> float | None:
+        return self.seconds * 1000.0 if self.seconds > 0.0 else None
+
+
+RUN = types.NamedTuple(
+    (types.uint32[:, ::1], types.uint64, types.int64[::1], types.float64, types.float64), Run
 )
+SEARCH_PLAN = types.NamedTuple((types.int64, types.int64, types.float64, types.boolean), SearchPlan)
+TRANSPOSITION_TABLE = from_dtype(TABLE_ENTRY)[::1]
+SEARCH_RECORDS = (KERNEL_TYPE, EVALUATION_DATA, TRANSPOSITION_TABLE, RUN)
+"""The numba types of the records every search kernel takes, in this order: the evaluation's
+kernel and data, the transposition table, the run."""
+
+
+def transposition_table(depth: int) -> np.ndarray:
+    """A transposition table for searches up to ``depth``: 2**12 entries at d0, up to 2**20.
+
+    np.zeros on a fresh array, then a write of every entry, so that no timed search pays for
+    first touches of its pages.
+    """
+    table = np.zeros(1 << min(20, 12 + 3 * depth), dtype=TABLE_ENTRY)
+    table["meta"] = 0
+    return table
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -76,9 +121,10 @@ def _slot(lo: np.uint64, hi: np.uint64, size: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _leaf(lo, hi, evaluate, lines, weights, layout, counters):
+def _leaf(lo, hi, evaluate, evaluation, counters):
     counters[NODES] += 1
-    if lines:
+    weights = evaluation.weights
+    if evaluation.lines:
         t_lo = transpose_lo(lo)
         t_hi = transpose_hi(hi)
         total = 0.0
@@ -86,49 +132,38 @@ def _leaf(lo, hi, evaluate, lines, weights, layout, counters):
             total += float(weights[0, row_index(lo, hi, r)])
             total += float(weights[0, row_index(t_lo, t_hi, r)])
         return total
-    return evaluate(lo, hi, weights, layout)
+    return evaluate(lo, hi, weights, evaluation.layout)
 
 
-@njit(_CHANCE_SIGNATURE, cache=True, nogil=True)
-def chance_value(
-    lo,
-    hi,
-    depth,
-    cprob,
-    evaluate,
-    lines,
-    weights,
-    layout,
-    gain_weight,
-    lost_penalty,
-    cprob_min,
-    tables,
-    keys,
-    meta,
-    values,
-    generation,
-    counters,
-    deadline,
-):
+@njit(
+    types.float64(types.uint64, types.uint64, types.int64, types.float64, *SEARCH_RECORDS),
+    cache=True,
+    nogil=True,
+)
+def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies.
 
     Only called with ``depth >= 1`` and ``cprob >= cprob_min``; the leaves below are evaluated
     in place, which saves a call per leaf.
     """
+    counters = run.counters
     if counters[ABORTED]:
         return _DEAD
     counters[NODES] += 1
-    if deadline > 0.0 and counters[NODES] >= counters[NEXT_CLOCK]:
+    if run.deadline > 0.0 and counters[NODES] >= counters[NEXT_CLOCK]:
         counters[NEXT_CLOCK] = counters[NODES] + _CLOCK_EVERY
-        if monotonic() > deadline:
+        if monotonic() > run.deadline:
             counters[ABORTED] = 1
             return _DEAD
-    slot = _slot(lo, hi, keys.shape[0])
-    stamp = (generation << _U24) | ((hi & _HI_MASK) << _U8)
-    entry = meta[slot]
-    if keys[slot] == lo and (entry & ~_DEPTH_MASK) == stamp and int(entry & _DEPTH_MASK) >= depth:
+    entry = table[_slot(lo, hi, table.shape[0])]
+    stamp = (run.generation << _U24) | ((hi & _HI_MASK) << _U8)
+    if (
+        entry.key == lo
+        and (entry.meta & ~_DEPTH_MASK) == stamp
+        and int(entry.meta & _DEPTH_MASK) >= depth
+    ):
         counters[TABLE_HITS] += 1
-        return values[slot]
+        return entry.value
     free = np.uint64(0)  # bit c set when cell c is empty
     empty = 0
     for cell in range(16):
@@ -144,127 +179,52 @@ def chance_value(
         for exponent, p in ((1, 0.9), (2, 0.1)):
             board = lo | (np.uint64(exponent) << shift)
             child_cprob = share * p
-            at_leaf = depth <= 1 or child_cprob < cprob_min
+            at_leaf = depth <= 1 or child_cprob < run.cprob_min
             best = -np.inf
             for direction in range(4):
-                new_lo, new_hi, gain = move(board, hi, direction, tables)
+                new_lo, new_hi, gain = move(board, hi, direction, run.tables)
                 if new_lo == board and new_hi == hi:
                     continue
                 if at_leaf:
-                    value = _leaf(new_lo, new_hi, evaluate, lines, weights, layout, counters)
+                    value = _leaf(new_lo, new_hi, evaluate, evaluation, counters)
                 else:
                     value = chance_value(
-                        new_lo,
-                        new_hi,
-                        depth - 1,
-                        child_cprob,
-                        evaluate,
-                        lines,
-                        weights,
-                        layout,
-                        gain_weight,
-                        lost_penalty,
-                        cprob_min,
-                        tables,
-                        keys,
-                        meta,
-                        values,
-                        generation,
-                        counters,
-                        deadline,
+                        new_lo, new_hi, depth - 1, child_cprob, evaluate, evaluation, table, run
                     )
-                value += gain_weight * gain
+                value += evaluation.gain_weight * gain
                 if value > best:
                     best = value
             if best == -np.inf:  # the game is lost after this spawn
                 best = _DEAD
-                if lost_penalty > 0.0:
-                    best = _leaf(board, hi, evaluate, lines, weights, layout, counters)
-                    best -= lost_penalty
+                if evaluation.lost_penalty > 0.0:
+                    best = _leaf(board, hi, evaluate, evaluation, counters)
+                    best -= evaluation.lost_penalty
             total += p * best
     result = total / empty
     if counters[ABORTED] == 0:
-        keys[slot] = lo
-        meta[slot] = stamp | np.uint64(depth)
-        values[slot] = result
+        entry.key = lo
+        entry.meta = stamp | np.uint64(depth)
+        entry.value = result
     return result
 
 
 @njit(
-    types.void(
-        types.uint64,
-        types.uint64,
-        types.int64,
-        KERNEL_TYPE,
-        types.boolean,
-        types.float32[:, ::1],
-        types.int64[:, ::1],
-        types.float64,
-        types.float64,
-        types.float64,
-        types.uint32[:, ::1],
-        types.uint64[::1],
-        types.uint64[::1],
-        types.float64[::1],
-        types.uint64,
-        types.int64[::1],
-        types.float64,
-        types.float64[::1],
-    ),
+    types.void(types.uint64, types.uint64, types.int64, *SEARCH_RECORDS, types.float64[::1]),
     cache=True,
     nogil=True,
 )
-def search_root(
-    lo,
-    hi,
-    depth,
-    evaluate,
-    lines,
-    weights,
-    layout,
-    gain_weight,
-    lost_penalty,
-    cprob_min,
-    tables,
-    keys,
-    meta,
-    values,
-    generation,
-    counters,
-    deadline,
-    out,
-):
+def search_root(lo, hi, depth, evaluate, evaluation, table, run, out):
     """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move)."""
     for direction in range(4):
-        new_lo, new_hi, gain = move(lo, hi, direction, tables)
+        new_lo, new_hi, gain = move(lo, hi, direction, run.tables)
         if new_lo == lo and new_hi == hi:
             out[direction] = -np.inf
             continue
         if depth == 0:
-            out[direction] = gain_weight * gain + _leaf(
-                new_lo, new_hi, evaluate, lines, weights, layout, counters
-            )
-            continue
-        out[direction] = gain_weight * gain + chance_value(
-            new_lo,
-            new_hi,
-            depth,
-            1.0,
-            evaluate,
-            lines,
-            weights,
-            layout,
-            gain_weight,
-            lost_penalty,
-            cprob_min,
-            tables,
-            keys,
-            meta,
-            values,
-            generation,
-            counters,
-            deadline,
-        )
+            value = _leaf(new_lo, new_hi, evaluate, evaluation, run.counters)
+        else:
+            value = chance_value(new_lo, new_hi, depth, 1.0, evaluate, evaluation, table, run)
+        out[direction] = evaluation.gain_weight * gain + value
 
 
 @njit("f8(i8)", cache=True, nogil=True)
@@ -297,65 +257,27 @@ def adaptive_depth(lo, hi, min_depth, max_depth):
 
 
 @njit(
-    types.int64(
-        types.uint64,  # lo
-        types.uint64,  # hi
-        types.int64,  # min_depth
-        types.int64,  # max_depth
-        types.boolean,  # adaptive: pick the depth from the board, between min and max
-        types.float64,  # budget in seconds, 0.0 for none
-        KERNEL_TYPE,
-        types.boolean,
-        types.float32[:, ::1],
-        types.int64[:, ::1],
-        types.float64,  # gain_weight
-        types.float64,  # lost_penalty
-        types.uint32[:, ::1],
-        types.uint64[::1],
-        types.uint64[::1],
-        types.float64[::1],
-        types.uint64,  # generation
-        types.int64[::1],  # counters
-        types.float64[::1],  # out: each direction's value, -inf where it is not a move
-    ),
+    types.int64(types.uint64, types.uint64, SEARCH_PLAN, *SEARCH_RECORDS, types.float64[::1]),
     cache=True,
     nogil=True,
 )
-def decide(
-    lo,
-    hi,
-    min_depth,
-    max_depth,
-    adaptive,
-    budget,
-    evaluate,
-    lines,
-    weights,
-    layout,
-    gain_weight,
-    lost_penalty,
-    tables,
-    keys,
-    meta,
-    values,
-    generation,
-    counters,
-    out,
-):
+def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     """Search one position as planned; return the depth that answered (-1: no move exists).
 
     Without a budget, one search at the target depth. With a budget, iterative deepening from
     depth 0: each deeper search starts only if the last one's time times its growth factor
     still fits, runs against the deadline, and is thrown away if the deadline stops it. A
-    board with a single move is answered at depth 0.
+    board with a single move is answered at depth 0. ``run`` gives the move tables, the
+    generation and the counters; its deadline and cutoff are set here for each depth.
     """
     started = monotonic()
-    deadline = started + budget if budget > 0.0 else 0.0
+    deadline = started + plan.seconds if plan.seconds > 0.0 else 0.0
     legal = 0
     for direction in range(4):
-        new_lo, new_hi, _ = move(lo, hi, direction, tables)
+        new_lo, new_hi, _ = move(lo, hi, direction, run.tables)
         if new_lo != lo or new_hi != hi:
             legal += 1
+    counters = run.counters
     counters[NODES] = 0
     counters[ABORTED] = 0
     counters[TABLE_HITS] = 0
@@ -364,10 +286,13 @@ def decide(
         for direction in range(4):
             out[direction] = -np.inf
         return -1
-    target = adaptive_depth(lo, hi, min_depth, max_depth) if adaptive else max_depth
+    if plan.adaptive:
+        target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
+    else:
+        target = plan.max_depth
     if legal == 1:
         target = 0
-    first = 0 if budget > 0.0 else target
+    first = 0 if plan.seconds > 0.0 else target
     scratch = np.empty(4, dtype=np.float64)
     reached = -1
     previous_nodes = 0
@@ -378,26 +303,14 @@ def decide(
         if reached >= 0 and last_seconds * growth > deadline - iteration_started:
             break
         before = counters[NODES]
-        search_root(
-            lo,
-            hi,
-            depth,
-            evaluate,
-            lines,
-            weights,
-            layout,
-            gain_weight,
-            lost_penalty,
-            probability_cutoff(depth),
-            tables,
-            keys,
-            meta,
-            values,
-            generation,
+        iteration = Run(
+            run.tables,
+            run.generation,
             counters,
             deadline if reached >= 0 else 0.0,
-            scratch,
+            probability_cutoff(depth),
         )
+        search_root(lo, hi, depth, evaluate, evaluation, table, iteration, scratch)
         if counters[ABORTED]:
             break
         for direction in range(4):

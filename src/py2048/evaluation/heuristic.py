@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import ROW_COUNT, row_index, transpose_hi, transpose_lo
-from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
+from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,3 @@ def heuristic_evaluator(params: HeuristicParams | None = None) -> Evaluator:
         lost_penalty=params.lost_penalty,
         lines=True,
     )
-
-
-register_evaluator("heuristic", heuristic_evaluator)

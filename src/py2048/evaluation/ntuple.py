@@ -1,14 +1,16 @@
-"""The shipped n-tuple network as a solver evaluation: ``best_move(..., evaluator="ntuple")``.
+"""The n-tuple network as an evaluation, and the shipped network: ``evaluator="ntuple"``.
 
-Importing this module registers the ``"ntuple"`` evaluator with :mod:`py2048.solver`; the
-solver imports it on first use of that name. The network estimates the score still to come
-after an afterstate, so the search adds each move's gain to it (``gain_weight`` 1.0), and
-greedy play with it (depth 0) is how the network was trained to play (with its weights rounded
-to int16 steps, as the shipped file stores them).
+The network estimates the score still to come after an afterstate, so the search adds each
+move's gain to it (``gain_weight`` 1.0), and greedy play with it (depth 0) is how the network
+was trained to play (with its weights rounded to int16 steps, as the shipped file stores them).
+The search reads the entries as int16: half the memory of float32 (134 MB for the default
+tuples) and quicker searches, since more of the tables' busy entries stay in the processor's
+caches.
 
 The weights come from the file shipped inside the package, or from the file named by the
 environment variable ``PY2048_NTUPLE_WEIGHTS`` (to measure a network of your own with
-``2048 bench --evaluator ntuple``).
+``2048 bench --evaluator ntuple``). ``py2048.learn`` trains networks and turns one being
+trained into an evaluation (:func:`py2048.learn.network.network_evaluator`).
 """
 
 from __future__ import annotations
@@ -23,33 +25,19 @@ from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from py2048.engine.board import max_exponent
-from py2048.learn.kernels import (
+from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
+from py2048.evaluation.storage import load_int16_weights
+from py2048.evaluation.tuples import (
     Plan,
     capped_board,
     layout_plan,
     symmetric_boards,
     table_index,
+    tuple_layout,
 )
-from py2048.learn.network import NTupleNetwork, quantise
-from py2048.learn.storage import load_int16_weights
-from py2048.learn.tuples import tuple_layout
-from py2048.solver.evaluation import KERNEL_SIGNATURE, Evaluator, register_evaluator
 
 SHIPPED_WEIGHTS = "ntuple-4x6.npz"
 WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
-
-
-def network_evaluator(network: NTupleNetwork, name: str = "ntuple") -> Evaluator:
-    """Wrap any network as a solver evaluation, its weights quantised to int16.
-
-    The search reads the network's entries as int16 (:func:`~py2048.learn.network.quantise`):
-    half the memory of float32 (134 MB for the default tuples) and quicker searches, since
-    more of the tables' busy entries stay in the processor's caches. Each entry moves by at
-    most half a step (``scale / 2``); a shipped weights file already holds such entries, and
-    :func:`shipped_evaluator` reads them directly.
-    """
-    scale, entries = quantise(network.weights)
-    return int16_evaluator(network.layout, scale, entries, name)
 
 
 def int16_evaluator(layout: np.ndarray, scale: float, entries: np.ndarray, name: str) -> Evaluator:
@@ -73,7 +61,7 @@ def value_kernel(layout: np.ndarray, scale: float) -> Dispatcher:
     """The solver kernel for a network of this layout and int16 scale: its value, never below 0.
 
     0 is the value of a lost game. The layout (which table, which masks and shifts read each
-    tuple; :func:`~py2048.learn.kernels.layout_plan`) and the scale are compiled into the
+    tuple; :func:`~py2048.evaluation.tuples.layout_plan`) and the scale are compiled into the
     kernel as constants, as in the training kernels: numba then folds the index arithmetic
     away, which made d2 searches twice as fast (``docs/solver.md``). numba caches one compiled
     kernel per layout and scale on disk, so only a new network compiles (about a second).
@@ -104,7 +92,7 @@ def weights_path() -> Path:
     chosen = os.environ.get(WEIGHTS_VARIABLE)
     if chosen:
         return Path(chosen)
-    return Path(str(files("py2048.learn") / "weights" / SHIPPED_WEIGHTS))
+    return Path(str(files("py2048.evaluation") / "weights" / SHIPPED_WEIGHTS))
 
 
 def shipped_evaluator() -> Evaluator:
@@ -112,6 +100,3 @@ def shipped_evaluator() -> Evaluator:
     weights = load_int16_weights(weights_path())
     layout = tuple_layout(weights.tuples, weights.stage_tiles)
     return int16_evaluator(layout, weights.scale, weights.entries, "ntuple")
-
-
-register_evaluator("ntuple", shipped_evaluator)

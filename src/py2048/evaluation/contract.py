@@ -1,4 +1,4 @@
-"""The pluggable evaluation interface: what the search needs from a board evaluation.
+"""The evaluation contract: what the search needs from a board evaluation.
 
 An evaluation is an :class:`Evaluator`: a compiled kernel plus the data it reads. The search
 calls ``kernel(lo, hi, weights, layout)`` at every leaf, where ``(lo, hi)`` is a packed board
@@ -29,7 +29,7 @@ tiles or with a 131072).
 ``weights`` (float32, 2-D, C order) and ``layout`` (int64, 2-D, C order) are whatever the kernel
 needs: the heuristic uses one row table in ``weights`` and an empty ``layout``; the n-tuple
 network keeps its int16 entries in ``weights``, two to a word, which its kernel views as int16
-(:mod:`py2048.learn.evaluation`).
+(:mod:`py2048.evaluation.ntuple`).
 
 ``lines`` lets an evaluation that is a sum of line scores (like the heuristic) skip the call:
 see :attr:`Evaluator.lines`.
@@ -38,20 +38,16 @@ see :attr:`Evaluator.lines`.
 learned on the game's score (an n-tuple network estimating future score) uses 1.0, so a move is
 worth ``gain + V(afterstate)``; a heuristic that only judges shapes uses 0.0.
 
-Evaluators are found by name through :func:`get_evaluator`; ``"ntuple"`` (the shipped n-tuple
-network) is the default, because it measured stronger than ``"heuristic"`` at every depth and
-time budget measured (``docs/solver.md``).
-A module provides one by calling :func:`register_evaluator` when imported; names listed
-in :data:`PLUGIN_MODULES` are imported on first use, so ``best_move(..., evaluator="ntuple")``
-works without the caller importing the plugin itself.
+The search receives an evaluation as two arguments: the kernel, and its data as one record,
+:class:`EvaluationData` (typed :data:`EVALUATION_DATA` for compiled code). Evaluators are
+found by name in :mod:`py2048.evaluation.registry`.
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from numba import types
@@ -65,13 +61,22 @@ KERNEL_SIGNATURE = types.float64(
 KERNEL_TYPE = types.FunctionType(KERNEL_SIGNATURE)
 """The numba type of an evaluation kernel as the search receives it."""
 
-DEFAULT_EVALUATOR = "ntuple"
 
-PLUGIN_MODULES: dict[str, str] = {
-    "heuristic": "py2048.solver.heuristic",
-    "ntuple": "py2048.learn.evaluation",
-}
-"""Evaluator name -> module that registers it when imported (loaded on first use)."""
+class EvaluationData(NamedTuple):
+    """An evaluation's data and how the search combines it with the score, as one record."""
+
+    weights: np.ndarray
+    layout: np.ndarray
+    gain_weight: float
+    lost_penalty: float
+    lines: bool
+
+
+EVALUATION_DATA = types.NamedTuple(
+    (types.float32[:, ::1], types.int64[:, ::1], types.float64, types.float64, types.boolean),
+    EvaluationData,
+)
+"""The numba type of :class:`EvaluationData`."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,53 +116,17 @@ class Evaluator:
                     f"{np.dtype(dtype).name} array"
                 )
 
+    @cached_property
+    def data(self) -> EvaluationData:
+        """What the search reads besides the kernel."""
+        return EvaluationData(
+            self.weights,
+            self.layout,
+            float(self.gain_weight),
+            float(self.lost_penalty),
+            bool(self.lines),
+        )
+
     def __call__(self, lo: int, hi: int) -> float:
         """Evaluate one packed board (for tests and for showing a position's value)."""
         return float(self.kernel(np.uint64(lo), np.uint64(hi), self.weights, self.layout))
-
-
-_registry: dict[str, Callable[[], Evaluator]] = {}
-_loaded: dict[str, Evaluator] = {}
-_lock = threading.RLock()
-
-
-def register_evaluator(name: str, load: Callable[[], Evaluator]) -> None:
-    """Make an evaluation available by name; ``load`` runs once, on first use."""
-    with _lock:
-        _registry[name] = load
-        _loaded.pop(name, None)
-
-
-def available_evaluators() -> list[str]:
-    """Names that :func:`get_evaluator` can be asked for."""
-    return sorted(set(_registry) | set(PLUGIN_MODULES))
-
-
-def get_evaluator(name: str | Evaluator | None = None) -> Evaluator:
-    """The evaluator with this name (default :data:`DEFAULT_EVALUATOR`), loaded once per process.
-
-    Raises ValueError for an unknown name or a plugin that is not installed.
-    """
-    if isinstance(name, Evaluator):
-        return name
-    name = DEFAULT_EVALUATOR if name is None else name
-    if not isinstance(name, str):
-        raise ValueError(f"evaluator must be a name, got {type(name).__name__}")
-    if name not in _registry and name in PLUGIN_MODULES:
-        try:
-            importlib.import_module(PLUGIN_MODULES[name])
-        except ImportError as exc:
-            raise ValueError(f"evaluator {name!r} is not available: {exc}") from exc
-    with _lock:
-        found = _loaded.get(name)
-        if found is None:
-            load = _registry.get(name)
-            if load is None:
-                known = ", ".join(repr(n) for n in available_evaluators())
-                raise ValueError(f"unknown evaluator {name!r}; choose one of {known}")
-            try:
-                found = load()
-            except (OSError, ValueError) as exc:
-                raise ValueError(f"evaluator {name!r} could not be loaded: {exc}") from exc
-            _loaded[name] = found
-        return found

@@ -1,22 +1,19 @@
-"""Files of the learner: compact weights for shipping, full checkpoints for training.
+"""The n-tuple weights file: what a trained network ships as, and how it is read back.
 
-Both are NumPy ``.npz`` archives (read with ``allow_pickle=False``, so a file can never run
-code) that start with a ``format`` entry naming what they are and a ``version``.
-
-- A *weights file* stores only the entries that carry information: a bitmap of the stored
-  entries, and their values, either exactly (``float32``) or quantised to ``int16`` with
-  one scale, split into byte planes (all low bytes, then all high bytes, which zlib compresses
-  better than interleaved ones). In the first stage those are the non-zero entries: most
-  entries of a 6-tuple table are never visited in play and stay 0, so this is a small
-  fraction of the 268 MB that four dense 6-tuple tables take in memory. In each later stage
-  they are the entries that differ from the stage before; the others are copied from it.
-- A *checkpoint* stores everything training needs to continue exactly where it stopped:
-  the configuration, the weights and temporal-coherence sums, the games in progress, and the
-  counters. It is written uncompressed, because it is rewritten often and speed matters more.
+A weights file is a NumPy ``.npz`` archive (read with ``allow_pickle=False``, so a file can
+never run code) that starts with a ``format`` entry naming what it is and a ``version``. It
+stores only the entries that carry information: a bitmap of the stored entries, and their
+values, either exactly (``float32``) or quantised to ``int16`` with one scale, split into byte
+planes (all low bytes, then all high bytes, which zlib compresses better than interleaved
+ones). In the first stage those are the non-zero entries: most entries of a 6-tuple table are
+never visited in play and stay 0, so this is a small fraction of the 268 MB that four dense
+6-tuple tables take in memory. In each later stage they are the entries that differ from the
+stage before; the others are copied from it.
 
 Files are written atomically (:func:`py2048.files.atomic_write`), so an interrupted save never
-destroys the previous file. Every
-problem reading a file raises :class:`WeightsError` naming the file and what is wrong with it.
+destroys the previous file. Every problem reading a file raises :class:`WeightsError` naming
+the file and what is wrong with it; :func:`read_archive` does the same for the training
+checkpoints of :mod:`py2048.learn.checkpoint`, which share the archive conventions.
 """
 
 from __future__ import annotations
@@ -24,18 +21,21 @@ from __future__ import annotations
 import os
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from py2048.evaluation.tuples import (
+    entry_count,
+    format_tuples,
+    parse_tuples,
+    validate_stage_tiles,
+)
 from py2048.files import atomic_write
-from py2048.learn.network import NTupleNetwork, quantise
-from py2048.learn.tuples import entry_count, format_tuples, parse_tuples, validate_stage_tiles
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
-CHECKPOINT_FORMAT = "py2048-ntuple-checkpoint"
 FORMAT_VERSION = 2
 """Version 2 added stage tiles; files of version 1 read as networks of one stage."""
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -94,19 +94,23 @@ def read_archive(
         raise WeightsError(path, f"cannot be read as a {expected_format} file ({exc})") from None
 
 
-def save_weights(
-    network: NTupleNetwork, path: str | os.PathLike[str], *, quantize: bool = True
+def write_weights(
+    path: str | os.PathLike[str],
+    tuples: Sequence[Sequence[int]],
+    stage_tiles: Sequence[int],
+    weights: np.ndarray,
+    *,
+    quantize: bool = True,
 ) -> None:
-    """Write the network's informative entries, quantised to int16 unless ``quantize`` is False.
+    """Write a network's informative entries, quantised to int16 unless ``quantize`` is False.
 
     Stored are the first stage's non-zero entries and, for each later stage, the entries that
     differ from the stage before (a stage split from another differs only where the two were
     trained apart). Unquantised files load back bit for bit; quantised ones lose at most half a
     scale step per entry (``scale`` = the largest magnitude / 32767).
     """
-    weights = network.weights
     scale, values = quantise(weights) if quantize else (0.0, weights.astype("<f4", copy=False))
-    stages = values.reshape(len(network.stage_tiles) + 1, -1)
+    stages = values.reshape(len(stage_tiles) + 1, -1)
     stored = np.empty(stages.shape, dtype=bool)
     stored[0] = stages[0] != 0
     stored[1:] = stages[1:] != stages[:-1]
@@ -116,8 +120,8 @@ def save_weights(
             handle,
             format=np.array(WEIGHTS_FORMAT),
             version=np.array(FORMAT_VERSION),
-            tuples=np.array(format_tuples(network.tuples)),
-            stage_tiles=np.array(network.stage_tiles, dtype=np.int64),
+            tuples=np.array(format_tuples(tuples)),
+            stage_tiles=np.array(stage_tiles, dtype=np.int64),
             size=np.array(weights.size, dtype=np.int64),
             scale=np.array(scale),
             value_type=np.array(kept.dtype.name),
@@ -138,21 +142,29 @@ class Int16Weights(NamedTuple):
     entries: np.ndarray
 
 
-def load_weights(path: str | os.PathLike[str]) -> NTupleNetwork:
-    """Read a weights file written by :func:`save_weights`."""
+class Float32Weights(NamedTuple):
+    """A network's entries as float32 values: what training starts from."""
 
-    def read(archive: Any) -> NTupleNetwork:
+    tuples: tuple[tuple[int, ...], ...]
+    stage_tiles: tuple[int, ...]
+    weights: np.ndarray
+
+
+def load_float32_weights(path: str | os.PathLike[str]) -> Float32Weights:
+    """Read a weights file written by :func:`write_weights` as float32 weights."""
+
+    def read(archive: Any) -> Float32Weights:
         tuples, stage_tiles, stored, values, scale = _read_entries(path, archive)
         if values.dtype == np.int16:
             values = values.astype(np.float64) * scale
         weights = _spread(stored, values.astype(np.float32), len(stage_tiles) + 1)
-        return NTupleNetwork(tuples, weights, stage_tiles)
+        return Float32Weights(tuples, stage_tiles, weights)
 
     return read_archive(path, WEIGHTS_FORMAT, read)
 
 
 def load_int16_weights(path: str | os.PathLike[str]) -> Int16Weights:
-    """Read a weights file as int16 entries, as :func:`~py2048.learn.network.quantise` gives them.
+    """Read a weights file as int16 entries, as :func:`quantise` gives them.
 
     A quantised file's own entries and scale are used as they are, with no float32 copy of the
     network on the way (half the memory at start-up and no second rounding); a file of exact
@@ -211,3 +223,25 @@ def read_stage_tiles(archive: Any) -> tuple[int, ...]:
     if "stage_tiles" not in archive.files:
         return ()
     return validate_stage_tiles(int(tile) for tile in archive["stage_tiles"])
+
+
+INT16_LIMIT = 32767
+_QUANTISE_CHUNK = 1 << 22
+
+
+def quantise(weights: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(scale, values)``: int16 values whose products with ``scale`` are nearest the weights.
+
+    ``scale`` is the largest magnitude / 32767 (0.0 for all-zero weights), so every entry moves
+    by at most half a step. Rounded a chunk at a time in float64, so quantising the default
+    268 MB of weights needs no float64 copy of them.
+    """
+    largest = max(float(weights.max(initial=0.0)), -float(weights.min(initial=0.0)))
+    values = np.zeros(weights.size, dtype="<i2")
+    if largest == 0.0:
+        return 0.0, values
+    scale = largest / INT16_LIMIT
+    for start in range(0, weights.size, _QUANTISE_CHUNK):
+        part = weights[start : start + _QUANTISE_CHUNK].astype(np.float64)
+        values[start : start + _QUANTISE_CHUNK] = np.round(part / scale)
+    return scale, values
