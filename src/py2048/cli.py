@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from py2048 import __version__
 from py2048.learn import command as train
 from py2048.solver import bench
+from py2048.tables import command as tables
 from py2048.tui import command as play
 from py2048.web import command as serve
 
@@ -28,7 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_arguments(parser)
     parser.set_defaults(handler=serve.run)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for name, command in (("serve", serve), ("play", play), ("bench", bench), ("train", train)):
+    for name, command in (
+        ("serve", serve),
+        ("play", play),
+        ("bench", bench),
+        ("train", train),
+        ("tables", tables),
+    ):
         subparser = commands.add_parser(name, help=command.HELP)
         command.add_arguments(subparser)
         subparser.set_defaults(handler=command.run)

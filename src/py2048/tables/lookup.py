@@ -119,9 +119,10 @@ def open_table(
 ) -> Table:
     """Open a built table by name (one of :data:`.formations.FORMATIONS`) or formation.
 
-    Checks the file whole every time (header, size, blake2b checksum of the payload: about
-    1 s per GB); raises :class:`.storage.TableError` naming the file and the command that
-    rebuilds it, so a bad file is never used. ValueError for an unknown name.
+    Checks the file whole every time (header, size, blake2b checksum of the payload: 0.3 to
+    0.4 s for the 268 MB snake7-256 when the file is in the page cache); raises
+    :class:`.storage.TableError` naming the file and the command that rebuilds it, so a bad
+    file is never used. ValueError for an unknown name.
     """
     if isinstance(formation, str):
         formation = get_formation(formation)

@@ -1,0 +1,317 @@
+"""``2048 tables``: build, list and verify the endgame tables.
+
+- ``2048 tables build [NAME ...]``: build tables (the default set without names), with a
+  progress bar; a build stopped by Ctrl-C or a crash resumes where it stopped.
+- ``2048 tables list``: every known table, its size, build time, file and state.
+- ``2048 tables verify [NAME ...]``: check built tables whole (exit status 1 if one is bad).
+
+The builder (compiled kernels) is imported only when a build runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from py2048.argtypes import positive_int
+from py2048.tables import formations
+from py2048.tables.formations import DEFAULT_MAX_ENTRIES, Formation, get_formation
+from py2048.tables.storage import (
+    ENVIRONMENT_VARIABLE,
+    NOT_BUILT,
+    PAYLOAD_OFFSET,
+    TableError,
+    TableHeader,
+    read_header,
+    table_path,
+    tables_dir,
+    verify_file,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Task
+    from rich.text import Text
+
+    from py2048.tables.builder import BuildProgress
+
+HELP = "build, list and verify the solver's endgame tables"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The subcommands of ``2048 tables`` and their flags; :func:`run` reads them."""
+    parser.description = (
+        "Endgame tables: for formations of large tiles held in place, the exact probability "
+        "that best play builds the next tile. Files live in $PY2048_TABLES_DIR, else in your "
+        "user cache folder."
+    )
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", dest="tables_command", required=True
+    )
+    build = commands.add_parser(
+        "build",
+        help="build tables (without names: every table of at most "
+        f"{DEFAULT_MAX_ENTRIES // 1_000_000}M positions)",
+        description="Build tables. A build stopped by Ctrl-C or a crash resumes where it "
+        "stopped when run again.",
+    )
+    build.add_argument(
+        "names", nargs="*", metavar="NAME", help="tables to build (`2048 tables list` names them)"
+    )
+    build.add_argument("--force", action="store_true", help="rebuild tables that are already built")
+    build.add_argument(
+        "--threads",
+        type=positive_int,
+        metavar="N",
+        help="threads to build with (default: every core)",
+    )
+    list_ = commands.add_parser("list", help="show every table: size, build time, file, state")
+    verify = commands.add_parser(
+        "verify", help="check built tables whole (exit status 1 if one is bad)"
+    )
+    verify.add_argument("names", nargs="*", metavar="NAME", help="tables (default: all built)")
+    for subparser in (build, list_, verify):
+        subparser.add_argument(
+            "--dir",
+            metavar="PATH",
+            help=f"the tables' folder (default: ${ENVIRONMENT_VARIABLE}, else the user cache)",
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``2048 tables COMMAND`` with the flags of :func:`add_arguments`."""
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    folder = tables_dir(args.dir)
+    if args.tables_command == "build":
+        return build(args.names, folder, console, force=args.force, threads=args.threads)
+    if args.tables_command == "list":
+        return list_tables(folder, console)
+    return verify(args.names, folder, console)
+
+
+# --- build --------------------------------------------------------------------------------
+
+
+def build(
+    names: list[str],
+    folder: Path,
+    console: Console,
+    *,
+    force: bool = False,
+    threads: int | None = None,
+) -> int:
+    """Build the named tables (the default set if none); 130 if stopped by Ctrl-C."""
+    chosen = _chosen(names)
+    if not names:
+        left_out = [f.name for f in formations.FORMATIONS if f not in chosen]
+        line = f"Building the default tables: {', '.join(f.name for f in chosen)}"
+        if left_out:
+            line += f" ({', '.join(left_out)}: by name only, over {_millions(DEFAULT_MAX_ENTRIES)})"
+        console.print(line)
+    console.print(f"Folder: {folder}")
+    for formation in chosen:
+        path = table_path(formation.name, folder)
+        if not force and path.exists():
+            try:
+                header = verify_file(path, formation)
+            except TableError as error:
+                console.print(f"{formation.name}: the file is bad ({error.problem}); rebuilding.")
+            else:
+                console.print(
+                    f"{formation.name}: already built ({_size(header.file_size)}, {path}); "
+                    "--force rebuilds it."
+                )
+                continue
+        if not _build_one(formation, folder, console, force=force, threads=threads):
+            return 130
+    return 0
+
+
+def _build_one(
+    formation: Formation, folder: Path, console: Console, *, force: bool, threads: int | None
+) -> bool:
+    """Build one table with a progress bar; False if Ctrl-C stopped it (it stays resumable)."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        ProgressColumn,
+        TaskProgressColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from py2048.tables.builder import build_table, layer_count, partial_layers
+
+    class RateColumn(ProgressColumn):
+        """Positions per second."""
+
+        def render(self, task: Task) -> Text:
+            if task.speed is None:
+                return Text("- positions/s", style="progress.data.speed")
+            return Text(f"{task.speed / 1e6:.2f} M positions/s", style="progress.data.speed")
+
+    name = formation.name
+    size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
+    resumed = None if force else partial_layers(formation, folder)
+    if resumed:
+        console.print(
+            f"{name}: resuming a stopped build ({resumed} of {layer_count(formation)} layers "
+            f"done, {formation.entries:,} positions in all)"
+        )
+    else:
+        console.print(f"{name}: {formation.entries:,} positions, {size} on disk")
+    progress = Progress(
+        "  {task.description}",
+        BarColumn(),
+        TaskProgressColumn(),
+        RateColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    task = progress.add_task(name, total=formation.entries)
+    state: list[BuildProgress] = []
+
+    def advance(now: BuildProgress) -> None:
+        if state:
+            progress.update(task, completed=now.positions_done)
+        else:  # the positions done before this run do not count toward the speed
+            progress.reset(task, completed=now.positions_done)
+        state[:] = [now]
+
+    started = time.monotonic()
+    try:
+        with progress:
+            path = build_table(formation, folder, progress=advance, threads=threads, restart=force)
+    except KeyboardInterrupt:
+        done = state[0].positions_done / state[0].positions if state else 0.0
+        console.print(
+            f"{name}: stopped at {done:.0%}. The work so far is kept in {folder} "
+            f"({name}.partial); run `2048 tables build {name}` again to resume."
+        )
+        return False
+    header = read_header(path, name)
+    console.print(
+        f"{name}: built in {_duration(time.monotonic() - started)}"
+        f"{f' (all runs: {_duration(header.build_seconds)})' if resumed else ''}, "
+        f"{_size(header.file_size)}: {path}"
+    )
+    return True
+
+
+# --- list and verify ----------------------------------------------------------------------
+
+
+def list_tables(folder: Path, console: Console) -> int:
+    """Print every known table: positions, size, build time, state and file."""
+    from rich.table import Table
+
+    from py2048.tables.builder import layer_count, partial_layers
+
+    table = Table(title=f"Endgame tables in {folder} (files NAME.table)", title_justify="left")
+    for column in ("table", "target", "positions", "size", "build time"):
+        numeric = column in ("target", "positions", "size")
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
+    table.add_column("state")
+    for formation in formations.FORMATIONS:
+        path = table_path(formation.name, folder)
+        size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
+        build_time = ""
+        try:
+            header = read_header(path, formation.name)
+            if header.formation != formation:
+                raise TableError(path, formation.name, "built for another formation")
+            actual = path.stat().st_size
+            if actual != header.file_size:
+                raise TableError(path, formation.name, f"wrong size ({actual:,} bytes)")
+        except TableError as error:
+            layers = partial_layers(formation, folder)
+            if error.problem != NOT_BUILT:
+                state = f"[red]bad: {error.problem}[/]"
+            elif layers is not None:
+                state = f"stopped at layer {layers} of {layer_count(formation)}"
+            else:
+                state = "not built"
+            if formation.entries > DEFAULT_MAX_ENTRIES and error.problem == NOT_BUILT:
+                state += " (build by name)"
+        else:
+            state = "[green]built[/]"
+            build_time = _duration(header.build_seconds)
+        table.add_row(
+            formation.name,
+            str(formation.target),
+            f"{formation.entries:,}",
+            size,
+            build_time,
+            state,
+        )
+    console.print(table)
+    console.print(
+        f"`2048 tables build` builds those of at most {_millions(DEFAULT_MAX_ENTRIES)}, "
+        f"`2048 tables verify` checks built files whole. Set {ENVIRONMENT_VARIABLE} to keep "
+        "them elsewhere."
+    )
+    return 0
+
+
+def verify(names: list[str], folder: Path, console: Console) -> int:
+    """Check tables whole (the named ones, else every built one); 1 if any is bad."""
+    if names:
+        chosen = _chosen(names)
+    else:
+        chosen = [f for f in formations.FORMATIONS if table_path(f.name, folder).exists()]
+        if not chosen:
+            console.print(f"No table is built in {folder}. Build them with `2048 tables build`.")
+            return 0
+    bad = 0
+    for formation in chosen:
+        path = table_path(formation.name, folder)
+        started = time.monotonic()
+        try:
+            header: TableHeader = verify_file(path, formation)
+        except TableError as error:
+            bad += 1
+            console.print(f"[red]BAD[/] {formation.name}: {error}")
+            continue
+        console.print(
+            f"[green]ok[/]  {formation.name}: {_size(header.file_size)}, checksum matches "
+            f"(checked in {_duration(time.monotonic() - started)}), {path}",
+        )
+    if bad:
+        console.print(f"{bad} of {len(chosen)} tables are bad; the solver will not use them.")
+        return 1
+    return 0
+
+
+def _chosen(names: list[str]) -> list[Formation]:
+    """The named formations in the order given (once each), or the default set."""
+    if not names:
+        return formations.default_formations()
+    chosen: list[Formation] = []
+    for name in names:
+        formation = get_formation(name)
+        if formation not in chosen:
+            chosen.append(formation)
+    return chosen
+
+
+def _size(size: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
+
+
+def _millions(count: int) -> str:
+    return f"{count / 1e6:g}M positions"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, seconds = divmod(round(seconds), 60)
+    return f"{minutes} min {seconds:02d} s"
