@@ -154,6 +154,14 @@ def _build_one(
                 return Text("- positions/s", style="progress.data.speed")
             return Text(f"{task.speed / 1e6:.2f} M positions/s", style="progress.data.speed")
 
+    class TimeLeftColumn(TimeRemainingColumn):
+        """Time left, once a few seconds of this run give a speed to go by."""
+
+        def render(self, task: Task) -> Text:
+            if not task.finished and (task.elapsed or 0.0) < 3.0:
+                return Text("-:--:-- left", style="progress.remaining")
+            return Text.assemble(super().render(task), " left")
+
     name = formation.name
     size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
     resumed = None if force else partial_layers(formation, folder)
@@ -169,7 +177,7 @@ def _build_one(
         BarColumn(),
         TaskProgressColumn(),
         RateColumn(),
-        TimeRemainingColumn(),
+        TimeLeftColumn(),
         console=console,
         transient=True,
     )
