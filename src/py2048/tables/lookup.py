@@ -5,9 +5,10 @@ From Python::
     from py2048.tables import open_table
 
     table = open_table("snake8-128")  # checks size and checksum; TableError if bad
-    advice = table.lookup([[4096, 2048, 1024, 512], [128, 256, 16, 32],
-                           [64, 8, 0, 2], [0, 4, 0, 0]])
-    advice.direction, advice.probability, advice.values  # None if the board does not fit
+    board = [[16384, 8192, 4096, 2048], [128, 256, 512, 1024], [64, 8, 0, 2], [0, 4, 0, 0]]
+    advice = table.lookup(board)  # None if the board does not fit the formation
+    advice.direction, advice.probability  # 3 (left), 0.730...
+    advice.values  # each direction's probability, -1 where not allowed
 
 From numba kernels (the solver): pass ``table.values``, ``table.layouts`` and
 ``table.rank_limit`` to :func:`best_table_move_values` (every symmetry) or one
