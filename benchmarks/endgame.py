@@ -1,0 +1,164 @@
+"""The late game, measured cheaply: play fixed 16384 positions on and count the 32768s.
+
+Whole games decide the solver's figures, but a 32768 rate over 200 whole games takes hours.
+The late game is where the solver's settings differ, so this plays only that: each position of
+``benchmarks/data/late-game-16384.json`` (the first board holding a 16384 in each of 110 d2
+games, c-rand seeds 2001-2120) is played on to the end with the settings given, its spawns
+from c-rand seeded with the game's seed. It prints the share of positions that reach 32768
+with its 95% Wilson interval, the mean final score (the position's score plus what was made
+from it), and moves per second; ``--json`` keeps every position's result.
+
+    python benchmarks/endgame.py --depth 2
+    python benchmarks/endgame.py --preset balanced --workers 2 --json endgame-balanced.json
+    python benchmarks/endgame.py --make-positions --first-seed 2001 --games 120   # remake the set
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack
+from py2048.evaluation.registry import get_evaluator
+from py2048.solver import crand
+from py2048.solver.autoplay import autoplay
+from py2048.solver.hint import resolve_plan, search_packed
+from py2048.solver.stats import wilson_interval
+
+POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
+TARGET = 32768
+
+
+def play_position(position: dict, args: argparse.Namespace) -> dict:
+    """Play one position on with the settings of ``args``; its figures."""
+    plan = resolve_plan(args.depth, args.time_ms, args.preset)
+    record = autoplay(
+        position["seed"], plan, rng="c-rand", evaluator=args.evaluator, board=position["board"]
+    )
+    return {
+        "seed": position["seed"],
+        "final_score": position["score"] + record.score,
+        "max_tile": record.max_tile,
+        "moves": record.moves,
+        "seconds": record.seconds,
+    }
+
+
+def first_16384(seed: int, depth: int) -> dict | None:
+    """The game of this c-rand seed played at ``depth`` up to its first 16384 (None: never)."""
+    plan = resolve_plan(depth=depth)
+    evaluator = get_evaluator()
+    state = crand.new_state()
+    lo, hi = crand.start(np.uint64(seed), state)
+    score = moves = 0
+    while max_exponent(lo, hi) < 14:
+        hint = search_packed(int(lo), int(hi), plan, evaluator)
+        if hint.direction is None:
+            return None
+        lo, hi, gain = move(lo, hi, int(hint.direction), ROW_TABLES)
+        lo, _, _ = crand.spawn(lo, hi, state)
+        score += int(gain)
+        moves += 1
+    return {"seed": seed, "moves": moves, "score": score, "board": unpack(int(lo), int(hi))}
+
+
+def make_positions(args: argparse.Namespace) -> int:
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+        found = [p for p in pool.map(first_16384, seeds, [2] * len(seeds)) if p is not None]
+    document = {
+        "description": (
+            f"The first board holding a 16384 in each c-rand game of seeds {seeds[0]}-"
+            f"{seeds[-1]} played at d2 with the shipped network; {len(seeds) - len(found)} of "
+            f"the {len(seeds)} games never made one."
+        ),
+        "command": " ".join(["python benchmarks/endgame.py", *sys.argv[1:]]),
+        "positions": found,
+    }
+    write_positions(document, args.positions)
+    print(f"{len(found)} positions written to {args.positions}")
+    return 0
+
+
+def write_positions(document: dict, path: Path) -> None:
+    """The positions file, one position a line (readable in a diff)."""
+    lines = [f'  "{key}": {json.dumps(value)},' for key, value in document.items()]
+    lines[-1] = '  "positions": ['
+    body = ",\n".join(f"    {json.dumps(p)}" for p in document["positions"])
+    path.write_text("{\n" + "\n".join(lines) + "\n" + body + "\n  ]\n}\n")
+
+
+def measure(args: argparse.Namespace) -> int:
+    positions = json.loads(args.positions.read_text())["positions"][: args.limit]
+    started = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+        for done in pool.map(play_position, positions, [args] * len(positions)):
+            results.append(done)
+            print(
+                f"\r{len(results)}/{len(positions)} positions, "
+                f"{sum(r['max_tile'] >= TARGET for r in results)} reached {TARGET}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(file=sys.stderr)
+    wall = time.perf_counter() - started
+    reached = sum(r["max_tile"] >= TARGET for r in results)
+    low, high = wilson_interval(reached, len(results))
+    moves = sum(r["moves"] for r in results)
+    busy = sum(r["seconds"] for r in results)
+    summary = {
+        "positions": len(results),
+        "reached_32768": reached,
+        "share": reached / len(results),
+        "interval_95": [low, high],
+        "mean_final_score": statistics.fmean(r["final_score"] for r in results),
+        "moves_per_second_per_worker": moves / busy if busy else 0.0,
+        "wall_seconds": wall,
+    }
+    setting = {k: getattr(args, k) for k in ("depth", "time_ms", "preset", "evaluator")}
+    print(f"settings: {setting}")
+    print(
+        f"{reached} of {len(results)} positions reached {TARGET}: {reached / len(results):.1%} "
+        f"(95% interval {low:.1%}-{high:.1%}); mean final score "
+        f"{summary['mean_final_score']:,.0f}; {summary['moves_per_second_per_worker']:,.0f} "
+        f"moves/s per worker; {wall:,.0f} s"
+    )
+    if args.json:
+        args.json.write_text(
+            json.dumps({"settings": setting, "summary": summary, "results": results}, indent=1)
+        )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--depth", type=int, help="fixed depth: dN searches N+1 player moves")
+    budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
+    budget.add_argument("--preset", help="fast, balanced or strong")
+    parser.add_argument("--evaluator", help="ntuple (default) or heuristic")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--limit", type=int, help="play only the first N positions")
+    parser.add_argument("--json", type=Path, help="write every position's result here")
+    parser.add_argument("--positions", type=Path, default=POSITIONS, help="the positions file")
+    parser.add_argument("--make-positions", action="store_true", help="remake the positions")
+    parser.add_argument("--first-seed", type=int, default=2001, help="with --make-positions")
+    parser.add_argument("--games", type=int, default=120, help="with --make-positions")
+    args = parser.parse_args()
+    if args.make_positions:
+        return make_positions(args)
+    return measure(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
