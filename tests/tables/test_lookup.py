@@ -157,7 +157,7 @@ def test_symmetries_are_permutations_of_the_cells() -> None:
     assert len(set(SYMMETRIES)) == 8
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def _advice_in_a_kernel(lo, hi, values, arrays, rank_limit, tables):
     out = np.empty(4)
     symmetry = best_table_move_values(lo, hi, values, arrays, rank_limit, tables, out)

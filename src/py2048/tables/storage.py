@@ -1,7 +1,9 @@
 """Where table files live, their format, and the checks that keep a bad file from being used.
 
 The folder is ``PY2048_TABLES_DIR`` if set, else the user cache folder (platformdirs) for
-py2048 plus ``tables`` (Linux ``~/.cache/py2048/tables``). A formation ``NAME`` has
+py2048 plus ``tables``: Linux ``~/.cache/py2048/tables``, macOS
+``~/Library/Caches/py2048/tables``, Windows ``%LOCALAPPDATA%\\py2048\\Cache\\tables``.
+A formation ``NAME`` has
 
 - ``NAME.table``: the finished table;
 - ``NAME.partial`` and ``NAME.progress``: a build in progress (see :mod:`.builder`).
@@ -107,7 +109,7 @@ def tables_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     configured = os.environ.get(ENVIRONMENT_VARIABLE)
     if configured:
         return Path(configured)
-    return Path(platformdirs.user_cache_dir("py2048")) / "tables"
+    return Path(platformdirs.user_cache_dir("py2048", appauthor=False)) / "tables"
 
 
 def table_path(name: str, directory: str | os.PathLike[str] | None = None) -> Path:
