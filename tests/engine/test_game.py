@@ -144,7 +144,7 @@ def test_a_random_game_ends_over_with_a_consistent_record() -> None:
 
 
 def test_legal_moves_are_exactly_the_directions_that_move() -> None:
-    board = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    board = [[2, 0, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4]
     game = Game.from_board(board, seed=1)
     assert game.legal_moves() == [Direction.RIGHT, Direction.DOWN]
 

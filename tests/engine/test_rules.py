@@ -176,7 +176,6 @@ def test_equal_tiles_on_a_diagonal_do_not_count_as_neighbours() -> None:
         [[0] * 4] * 3 + [[0, 0, 0]],
         "2048",
         None,
-        [[131072, 131072, 0, 0]] + [[0] * 4] * 3,
     ],
 )
 def test_impossible_boards_are_refused_with_a_clear_error(board: object) -> None:
@@ -184,6 +183,16 @@ def test_impossible_boards_are_refused_with_a_clear_error(board: object) -> None
         slide(board, "left")  # type: ignore[arg-type]
     with pytest.raises(BoardError):
         can_move(board)  # type: ignore[arg-type]
+
+
+def test_two_131072s_are_a_board_and_do_not_merge() -> None:
+    # No game reaches them, but a board given by hand may: 65536 + 65536 beside a 131072 makes
+    # the second one, so refusing them would refuse what a move made.
+    made, gain, _ = slide(row_board([131072, 65536, 65536, E]), "left")
+    assert made[0] == [131072, 131072, E, E] and gain == 131072
+    assert slide(made, "left") == (made, 0, False)
+    full = [[131072, 131072, 2, 4], [2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64]]
+    assert not can_move(full)
 
 
 @pytest.mark.parametrize("direction", ["north", "", 4, -1, None, 1.0])

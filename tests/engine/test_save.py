@@ -6,9 +6,12 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from py2048 import Game, SaveError
-from py2048.engine.save import MAX_SAVE_BYTES
+from py2048 import Direction, Game, GameError, SaveError
+from py2048.engine.board import exponents_from_board
+from py2048.engine.save import MAX_MOVES, MAX_SAVE_BYTES, max_score
 
 
 def played_game() -> Game:
@@ -68,7 +71,7 @@ def corrupt(**changes: Any) -> dict[str, Any]:
 
 
 STUCK = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
-WON = [[2048, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+WON = [[2048, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]
 
 
 @pytest.mark.parametrize(
@@ -105,7 +108,7 @@ WON = [[2048, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
         (corrupt(board=WON, score=20480), "won", "tile of 2048 or more is on the board"),
         (corrupt(keep_going=True), "keep_going", "not been won"),
         (corrupt(over=True), "over", "moves are still possible"),
-        (corrupt(board=STUCK, score=0), "over", "no move is left"),
+        (corrupt(board=STUCK, score=0, moves=0, history=""), "over", "no move is left"),
         (corrupt(over="no"), "over", "true or false"),
     ],
 )
@@ -145,3 +148,103 @@ def test_a_won_and_finished_game_loads() -> None:
     save = corrupt(board=board, score=20480, won=True, keep_going=True, over=True)
     game = Game.from_json(json.dumps(save))
     assert game.won and game.keep_going and game.over
+
+
+def test_a_save_with_a_field_given_twice_is_refused_naming_it() -> None:
+    text = played_game().to_json()
+    twice = text.replace('"score":', '"score":0,"score":', 1)
+    with pytest.raises(SaveError, match="more than once") as caught:
+        Game.from_json(twice)
+    assert caught.value.field == "score"
+
+
+def test_a_save_is_utf_8_text() -> None:
+    text = played_game().to_json()
+    with pytest.raises(SaveError, match="not UTF-8"):
+        Game.from_json(text.encode("utf-16"))
+    assert Game.from_json(text.encode("utf-8")).to_json() == text
+
+
+# --- the rules are closed under play ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "board",
+    [[[0] * 4] * 4, [[0, 0, 0, 0], [0, 0, 2048, 0], [0] * 4, [0] * 4]],
+    ids=["empty", "one tile"],
+)
+def test_a_board_with_fewer_than_two_tiles_is_not_a_game(board: list[list[int]]) -> None:
+    save = corrupt(board=board, score=0, moves=0, history="", won=any(map(any, board)))
+    with pytest.raises(SaveError, match="at least 2") as caught:
+        Game.from_dict(save)
+    assert caught.value.field == "board"
+    with pytest.raises(SaveError, match="at least 2"):
+        Game.from_board(board)
+
+
+def test_moves_are_checked_against_the_tiles_on_the_board() -> None:
+    # Every move spawns a 2 or a 4 and merges keep the sum, so 2 + 2 + 4 = 8 allows 2 moves.
+    board = [[2, 2, 4, 0], [0] * 4, [0] * 4, [0] * 4]
+    assert Game.from_dict(corrupt(board=board, score=0, moves=2, history="LR")).moves == 2
+    with pytest.raises(SaveError, match="at most 2 moves") as caught:
+        Game.from_dict(corrupt(board=board, score=0, moves=3, history="LRL"))
+    assert caught.value.field == "moves" and "add up to 8" in str(caught.value)
+
+
+def capped_save() -> dict[str, Any]:
+    """A game at the move cap whose board can still move (its tiles allow that many moves)."""
+    board = [[131072, 131072, 131072, 131072], [65536, 0, 0, 0], [0] * 4, [0] * 4]
+    won = Game.from_board(board, seed=5).to_dict()
+    return won | {"moves": MAX_MOVES, "history": "L" * MAX_MOVES}
+
+
+def test_a_game_at_the_move_cap_loads_but_cannot_move_and_says_why() -> None:
+    game = Game.from_dict(capped_save())
+    assert game.moves == MAX_MOVES and not game.over
+    before = game.to_json()
+    with pytest.raises(GameError, match=f"{MAX_MOVES} moves, the most a game can hold"):
+        game.move("down")
+    assert not game.move("up"), "a direction that changes nothing still just does nothing"
+    assert game.to_json() == before
+
+
+boards = st.lists(
+    st.lists(
+        st.sampled_from([0, 0, 0, 2, 4, 8, 1024, 2048, 32768, 65536, 131072]),
+        min_size=4,
+        max_size=4,
+    ),
+    min_size=4,
+    max_size=4,
+).filter(lambda board: sum(1 for row in board for v in row if v) >= 2)
+
+
+@st.composite
+def valid_saves(draw: st.DrawFn) -> dict[str, Any]:
+    """Any save the rules accept: a board, a score and moves up to what its tiles allow."""
+    board = draw(boards)
+    exponents = exponents_from_board(board)
+    score = draw(st.integers(0, max_score(exponents)))
+    # The tiles add up to 4 or more at the start and each move spawns a 2 or a 4.
+    most = min(MAX_MOVES, (sum(map(sum, board)) - 4) // 2)
+    moves = draw(st.one_of(st.integers(0, min(most, 40)), st.integers(max(0, most - 3), most)))
+    letter = draw(st.sampled_from("URDL"))
+    state = Game.from_board(board, score=score, seed=draw(st.integers(0, 2**53 - 1))).to_dict()
+    won = state["won"]
+    keep_going = won and draw(st.booleans())
+    return state | {"moves": moves, "history": letter * moves, "keep_going": keep_going}
+
+
+@settings(max_examples=300, deadline=None)
+@given(valid_saves(), st.lists(st.sampled_from(list(Direction)), max_size=30))
+def test_any_moves_from_any_valid_save_give_a_valid_save(
+    save: dict[str, Any], directions: list[Direction]
+) -> None:
+    game = Game.from_dict(save)
+    for direction in directions:
+        try:
+            game.move(direction)
+        except GameError:
+            assert game.moves == MAX_MOVES
+        again = Game.from_json(game.to_json())
+        assert again.to_dict() == game.to_dict()

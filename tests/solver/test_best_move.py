@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from py2048 import Direction, Game
+from py2048 import Direction, slide
 from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, register_evaluator
 from tests.solver.reference import move_values
 
@@ -37,7 +37,7 @@ OPEN = [[2, 4, 8, 16], [0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 4]]
 
 
 def legal(board: list[list[int]]) -> set[Direction]:
-    return set(Game.from_board(board, seed=1).legal_moves())
+    return {direction for direction in Direction if slide(board, direction)[2]}
 
 
 @settings(max_examples=60, deadline=None)
@@ -203,7 +203,6 @@ def test_bad_settings_are_rejected_clearly(kwargs, message):
     [
         [[2, 4], [8, 16]],
         [[3, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4],
-        [[131072, 131072, 0, 0], [0] * 4, [0] * 4, [0] * 4],
         "2 4 8 16",
         [[2, 4, 8, 16], [0] * 4, [0] * 4, [0, 0, 0, -2]],
     ],

@@ -24,7 +24,7 @@ def test_a_new_game_leaves_the_save_alone_until_its_first_move(data_dir: Path) -
 
 
 def test_a_direction_that_moves_nothing_writes_nothing(data_dir: Path) -> None:
-    game = Game.from_board([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], seed=1)
+    game = Game.from_board([[2, 0, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4], seed=1)
     session = Session(Storage(data_dir), game, best_score=0, resumed=False)
     assert not session.play(Direction.LEFT).moved
     assert not data_dir.exists()
@@ -76,7 +76,7 @@ def test_a_failed_save_is_reported_play_goes_on_and_the_next_save_catches_up(
 
 def test_keep_going_and_new_game_are_saved_at_once(data_dir: Path) -> None:
     storage = Storage(data_dir)
-    won = Game.from_board([[2048, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], seed=8)
+    won = Game.from_board([[2048, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4], seed=8)
     session = Session(storage, won, best_score=0, resumed=False)
     assert session.awaits_win_choice
     session.keep_going()

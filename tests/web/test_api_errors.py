@@ -13,6 +13,7 @@ import pytest
 from starlette.types import Receive, Scope, Send
 
 from py2048 import Game
+from py2048.engine.save import MAX_MOVES
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from tests.web.conftest import LiveServer
 
@@ -81,7 +82,9 @@ BAD_MOVES: dict[str, tuple[Any, str]] = {
     "tile 262144": (with_tile(0, 0, 262144), "state.board[0][0]"),
     "tile as text": (with_tile(0, 0, "2"), "state.board[0][0]"),
     "tile with a fraction": (with_tile(0, 0, 2.5), "state.board[0][0]"),
-    "two 131072 tiles": (with_state(board=[[131072, 131072, 0, 0], *[[0] * 4] * 3]), "board"),
+    "an empty board": (with_state(board=[[0] * 4] * 4), "state.board: holds 0 tiles"),
+    "one tile": (with_state(board=[[0, 0, 0, 0], [0, 4, 0, 0], *[[0] * 4] * 2]), "state.board"),
+    "more moves than the tiles allow": (with_state(moves=3, history="LRU"), "state.moves"),
     "negative score": (with_state(score=-4), "state.score"),
     "absurd score": (with_state(score=10**30), "state.score"),
     "score more than the tiles allow": (with_state(score=1000), "state.score"),
@@ -122,6 +125,19 @@ def test_bad_requests_elsewhere_are_422(
     http: httpx.Client, path: str, body: Any, fragment: str
 ) -> None:
     assert_clear_error(http.post(path, json=body), 422, fragment)
+
+
+def test_a_game_at_the_move_cap_gets_400_saying_why_and_no_server_error(
+    http: httpx.Client,
+) -> None:
+    # Tiles that allow the cap (they add up to 589824) and a board that can still move.
+    board = [[131072, 131072, 131072, 131072], [65536, 0, 0, 0], [0] * 4, [0] * 4]
+    state = Game.from_board(board, seed=1).to_dict()
+    state |= {"moves": MAX_MOVES, "history": "L" * MAX_MOVES}
+    assert http.post("/api/check", json={"state": state}).status_code == 200
+    response = http.post("/api/move", json={"state": state, "direction": "down"})
+    assert_clear_error(response, 400, "state.moves", f"{MAX_MOVES} moves")
+    assert http.post("/api/move", json={"state": state, "direction": "up"}).json()["moved"] is False
 
 
 def test_keep_going_before_winning_is_400(http: httpx.Client) -> None:

@@ -40,16 +40,14 @@ def consistent_save(state: dict[str, Any], *, won: bool) -> dict[str, Any]:
     """The generated save made a real game with its board, seed and (capped) score.
 
     With ``won``, a 2048 replaces the first cell if the board holds none (Keep going needs it).
+    A game holds at least two tiles: 2s fill the first empty cells of a board with fewer.
     """
     board = [[int(value) for value in row] for row in state["board"]]  # 2.0 is a valid 2
     if won and max(max(row) for row in board) < 2048:
         board[0][0] = 2048
-    seen_max = False
-    for row in board:  # a game can make only one 131072
-        for col, value in enumerate(row):
-            if value == 131072:
-                row[col] = 0 if seen_max else value
-                seen_max = True
+    empty = [(r, c) for r in range(4) for c in range(4) if not board[r][c]]
+    for r, c in empty[: max(0, len(empty) - 14)]:
+        board[r][c] = 2
     exponents = [value.bit_length() - 1 if value else 0 for row in board for value in row]
     score = min(int(state["score"]), max_score(exponents))
     game = Game.from_board(board, score=score, seed=int(state["seed"]))

@@ -62,7 +62,8 @@ def slide_line(line: np.ndarray, out: np.ndarray, dest: np.ndarray) -> int:
     at into ``dest`` (-1 for empty cells); two inputs with the same ``dest`` merged there.
     Tiles pair up starting from index 0, and a tile made by a merge does not merge again in the
     same move, so ``4 4 4 _`` gives ``8 4 _ _`` and ``4 4 4 4`` gives ``8 8 _ _``. 131072 is the
-    largest tile a 4x4 board can make, so two of them (which no game can reach) do not merge.
+    largest tile a 4x4 board can make, so two of them (which no game reaches, though a board
+    given by hand may hold them) do not merge.
     """
     gain = 0
     filled = 0
@@ -346,7 +347,6 @@ def exponents_from_board(board: Sequence[Sequence[int]], name: str = "board") ->
     if len(board) != SIZE:
         raise BoardError(f"{name} must have 4 rows, got {len(board)}")
     exponents: list[int] = []
-    count_max = 0
     for r, row in enumerate(board):
         if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
             raise BoardError(f"{name}[{r}] must be a list of 4 tiles")
@@ -361,10 +361,7 @@ def exponents_from_board(board: Sequence[Sequence[int]], name: str = "board") ->
                     f"{name}[{r}][{c}] = {value} is not a tile: tiles are 0 (empty) or a power "
                     f"of two from 2 to {MAX_TILE}"
                 )
-            count_max += exponent == MAX_EXPONENT
             exponents.append(exponent)
-    if count_max > 1:
-        raise BoardError(f"{name} holds {count_max} tiles of {MAX_TILE}; a game can make only one")
     return exponents
 
 

@@ -93,6 +93,7 @@ class Game:
         """A game continuing from a given board (for puzzles, tests and analysis).
 
         Its first spawn is spawn number 2 of ``seed``; ``won`` is set if a 2048 is on the board.
+        The board must hold at least two tiles, like every game; SaveError says what is wrong.
         """
         exponents = exponents_from_board(board)
         state = save.SaveState(
@@ -195,7 +196,11 @@ class Game:
     # --- play -------------------------------------------------------------------------------
 
     def move(self, direction: Direction | str | int) -> bool:
-        """Play a direction; True if the board moved (and a tile spawned), False if not."""
+        """Play a direction; True if the board moved (and a tile spawned), False if not.
+
+        A game that has made ``MAX_MOVES`` moves (only a save made by hand gets there) raises
+        GameError instead of moving again: its save could not hold one more.
+        """
         return self._play(Direction.parse(direction))[0] >= 0
 
     def step(self, direction: Direction | str | int) -> MoveResult:
@@ -213,6 +218,11 @@ class Game:
         )
         if cell < 0:
             return cell, 0, 0, False
+        if len(self._history) >= save.MAX_MOVES:
+            raise GameError(
+                f"this game has made {save.MAX_MOVES} moves, the most a game can hold "
+                "(no game played from its start gets near); start a new game"
+            )
         self._lo, self._hi = lo, hi
         self._score += gain
         self._history += _LETTER[direction]

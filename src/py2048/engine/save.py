@@ -7,16 +7,21 @@ A save is one JSON object::
      "score": 0, "seed": 42, "moves": 0, "history": "",
      "won": false, "keep_going": false, "over": false}
 
-- ``board``: 4 rows of 4 tiles, top to bottom; 0 is empty, tiles are powers of two 2..131072.
+- ``board``: 4 rows of 4 tiles, top to bottom; 0 is empty, tiles are powers of two 2..131072;
+  at least two tiles (a game starts with two, and every move leaves at least two).
 - ``score``: the sum of all merges so far; at most what the tiles on the board could have
   produced (a tile 2**k holds at most (k-1) * 2**k points of merges).
-- ``seed``: the game's seed (0 <= seed < 2**53); ``moves``: real moves made; ``history``: those
+- ``seed``: the game's seed (0 <= seed < 2**53); ``moves``: real moves made, at most
+  ``MAX_MOVES`` and at most what the tiles allow: they add up to at least 4 at the start and
+  every move spawns a 2 or a 4, so ``sum of tiles >= 4 + 2 * moves``; ``history``: those
   moves as letters U, R, D, L. Spawn number ``moves + 2`` comes next (see py2048.engine.rng), so
   ``Game.replay(seed, history)`` rebuilds a game that started from its seed.
 - ``won``: a 2048 has been made (true exactly when a tile of 2048 or more is on the board);
   ``keep_going``: the player chose to play on after winning; ``over``: no move is left.
 
 Every field is required and checked; anything wrong raises :class:`SaveError` naming the field.
+The rules are closed under play: any move from a save they accept gives a save they accept
+(the game refuses a move past ``MAX_MOVES``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from py2048.engine.board import (
+    MAX_EXPONENT,
     ROW_TABLES,
+    SIZE,
     BoardError,
     can_move,
     exponents_from_board,
@@ -40,6 +47,9 @@ MAX_SAVE_BYTES = 1 << 20
 MAX_MOVES = 1 << 18
 """No game can last longer: the tiles' sum grows by 2 or 4 a move and stays below 2**19."""
 WIN_EXPONENT = 11
+START_SUM = 4
+"""The least the tiles of a game add up to: two tiles of 2 (a game never holds fewer tiles)."""
+MIN_TILES = 2
 
 _FIELDS = (
     "format",
@@ -82,6 +92,20 @@ def max_score(exponents: tuple[int, ...] | list[int]) -> int:
     return sum((e - 1) << e for e in exponents if e > 1)
 
 
+MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
+"""No board carries more points than sixteen 131072 tiles: the bound on any score."""
+
+
+def max_moves(exponents: tuple[int, ...] | list[int]) -> int:
+    """The most real moves a game can have made to reach these tiles.
+
+    A game starts with tiles adding up to 4 or more, and each move spawns a 2 or a 4 (merges
+    keep the sum), so after ``m`` moves the tiles add up to at least ``4 + 2 * m``.
+    """
+    total = sum(1 << e for e in exponents if e)
+    return min(MAX_MOVES, max(0, (total - START_SUM) // 2))
+
+
 def encode(state: SaveState) -> dict[str, Any]:
     """The save object for ``state`` (ready for json.dumps)."""
     tiles = [(1 << e) if e else 0 for e in state.exponents]
@@ -110,11 +134,34 @@ def loads(text: str | bytes) -> SaveState:
         raise SaveError(f"a save is JSON text, not {type(text).__name__}")
     if len(text) > MAX_SAVE_BYTES:
         raise SaveError(f"save is {len(text)} bytes; the limit is {MAX_SAVE_BYTES}")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveError("save is not valid JSON: it is not UTF-8 text") from None
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_object_of_unique_keys)
+    except _DuplicateKey as exc:
+        raise SaveError("appears more than once; each field is given once", exc.key) from None
     except (ValueError, RecursionError) as exc:
         raise SaveError(f"save is not valid JSON: {exc}") from None
     return decode(obj)
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _object_of_unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
 
 
 def decode(obj: object) -> SaveState:
@@ -137,6 +184,13 @@ def decode(obj: object) -> SaveState:
         exponents = tuple(exponents_from_board(obj["board"], name="board"))
     except BoardError as exc:
         raise SaveError(str(exc), "board") from None
+    tiles = sum(1 for e in exponents if e)
+    if tiles < MIN_TILES:
+        raise SaveError(
+            f"holds {tiles} tile{'' if tiles == 1 else 's'}; a game always has at least "
+            f"{MIN_TILES} (it starts with two, and every move spawns one)",
+            "board",
+        )
 
     score = _integer(obj, "score")
     if score < 0:
@@ -163,6 +217,14 @@ def decode(obj: object) -> SaveState:
         raise SaveError("must contain only the letters U, R, D and L", "history")
     if len(history) != moves:
         raise SaveError(f"holds {len(history)} moves but 'moves' says {moves}", "history")
+    if moves > max_moves(exponents):
+        total = sum(1 << e for e in exponents if e)
+        raise SaveError(
+            f"{moves} is more than the board allows: its tiles add up to {total}, and a game's "
+            f"tiles add up to at least {START_SUM} + 2 per move (at most "
+            f"{max_moves(exponents)} moves)",
+            "moves",
+        )
 
     won, keep_going, over = (_boolean(obj, f) for f in ("won", "keep_going", "over"))
     reached_2048 = max(exponents) >= WIN_EXPONENT

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Request
 
 from py2048.engine import Direction, Game, GameError, SaveError, trace
+from py2048.engine.save import MAX_MOVES
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET
 from py2048.web.errors import save_error_detail
 from py2048.web.hints import Advice, HintsBusy, HintService
@@ -69,7 +70,18 @@ async def new_game(body: Annotated[NewGameRequest | None, Body()] = None) -> dic
     return {"state": game.to_dict()}
 
 
-@router.post("/move", summary="Play one move", response_model=MoveResponse)
+@router.post(
+    "/move",
+    summary="Play one move",
+    response_model=MoveResponse,
+    responses={
+        400: {
+            "model": ErrorResponse,
+            "description": f"Malformed JSON, or the game has made {MAX_MOVES} moves, the most "
+            "a save can hold",
+        }
+    },
+)
 async def move(body: MoveRequest) -> dict[str, Any]:
     """Play ``direction`` on ``state``. ``motions`` lists every tile of the board before the
     move with the cell it slides to, so the page can animate the move; then ``spawned`` appears.
@@ -77,7 +89,10 @@ async def move(body: MoveRequest) -> dict[str, Any]:
     game = load_game(body.state)
     direction = Direction.parse(body.direction)
     motions = trace(game.exponents, direction)
-    result = game.step(direction)
+    try:
+        result = game.step(direction)
+    except GameError as exc:  # the game has made as many moves as a save can hold
+        raise HTTPException(400, f"state.moves: {exc}") from None
     spawned = None
     if result.spawned is not None:
         row, col, value = result.spawned
