@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from py2048.files import TEMPORARY_PATTERN, atomic_write
+from py2048.files import LEFTOVER_AGE_S, TEMPORARY_PATTERN, atomic_write, remove_leftovers
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -110,3 +110,32 @@ def test_killing_the_program_during_writes_never_corrupts_the_file(
     finally:
         child.wait(timeout=30)
     assert path.read_bytes() in (b"A" * 300_000, b"B" * 200_000)
+
+
+def test_leftovers_of_ended_programs_go_at_once_and_others_when_old(tmp_path: Path) -> None:
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout.strip()
+    files = {
+        "ended": tmp_path / f".game.json.{ended}.abc123.tmp",
+        "running": tmp_path / f".game.json.{os.getpid()}.def456.tmp",
+        "unknown, young": tmp_path / ".game.json.ghi789.tmp",
+        "unknown, old": tmp_path / ".w.npz.jkl012.tmp",
+    }
+    for path in files.values():
+        path.write_bytes(b"partial")
+    old = time.time() - 2 * LEFTOVER_AGE_S
+    os.utime(files["unknown, old"], (old, old))
+    removed = remove_leftovers(tmp_path)
+    gone = {name for name, path in files.items() if not path.exists()}
+    expected = {"unknown, old"} | ({"ended"} if os.name == "posix" else set())
+    assert gone == expected and sorted(removed) == sorted(files[name] for name in gone)
+
+
+def test_a_temporary_file_names_the_process_writing_it(tmp_path: Path) -> None:
+    with atomic_write(tmp_path / "game.json") as handle:
+        handle.write(b"x")
+        assert leftovers(tmp_path)[0].startswith(f".game.json.{os.getpid()}.")

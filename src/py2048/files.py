@@ -10,15 +10,20 @@ temporary file and leaves the previous file untouched.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 TEMPORARY_PATTERN = ".*.tmp"
-"""What the temporary files of a folder match (``.NAME.XXXXXXXX.tmp``): a program killed
-mid-write leaves one behind, which its owner may remove once it is old."""
+"""What the temporary files of a folder match (``.NAME.PID.XXXXXXXX.tmp``): a program killed
+mid-write leaves one behind, which :func:`remove_leftovers` removes."""
+LEFTOVER_AGE_S = 60.0
+"""A temporary file this old is a leftover whoever wrote it (a write takes milliseconds)."""
+_WRITER = re.compile(r"\.(?P<pid>\d+)\.[^.]+\.tmp$")
 
 
 @contextmanager
@@ -31,7 +36,8 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     target = Path(path)
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    prefix = f".{target.name}.{os.getpid()}."
+    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
     try:
         os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(descriptor, "wb") as handle:
@@ -43,6 +49,42 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         Path(temporary).unlink(missing_ok=True)
         raise
     _fsync_folder(folder)
+
+
+def remove_leftovers(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files :func:`atomic_write` left in ``folder`` when its program was
+    killed mid-write, and return them.
+
+    A temporary file names the process writing it: one whose process is no longer running is
+    removed at once; one of a running process (another instance writing right now) is left
+    alone unless it is older than ``LEFTOVER_AGE_S``, and so is one whose process cannot be
+    asked about (on Windows, or a file of an older py2048).
+    """
+    removed = []
+    cutoff = time.time() - LEFTOVER_AGE_S
+    for temporary in Path(folder).glob(TEMPORARY_PATTERN):
+        try:
+            writer = _WRITER.search(temporary.name)
+            ended = writer is not None and not _running(int(writer.group("pid")))
+            if ended or temporary.stat().st_mtime < cutoff:
+                temporary.unlink()
+                removed.append(temporary)
+        except OSError:
+            continue
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` may still be running (True when that cannot be known)."""
+    if os.name != "posix" or pid == os.getpid():
+        return True  # on Windows, os.kill(pid, 0) would send CTRL_C_EVENT rather than ask
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process, or not a process id at all
+    return True
 
 
 def _umask() -> int:

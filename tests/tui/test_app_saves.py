@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from py2048.engine import Game
+from py2048.engine.save import MAX_MOVES
 from py2048.tui.app import Py2048App
 from py2048.tui.screens.dialogs import NoticeScreen
 from py2048.tui.screens.game import GameScreen
@@ -169,3 +170,18 @@ async def test_new_game_right_after_new_still_keeps_the_save(data_dir: Path) -> 
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
     assert path.read_text() == saved.to_json()
+
+
+async def test_a_saved_game_at_the_move_cap_says_it_cannot_go_on(data_dir: Path) -> None:
+    board = [[131072, 131072, 131072, 131072], [65536, 0, 0, 0], [0] * 4, [0] * 4]
+    state = Game.from_board(board, seed=2).to_dict()
+    capped = Game.from_dict(state | {"moves": MAX_MOVES, "history": "L" * MAX_MOVES})
+    write_save(data_dir, capped)
+    app = make_app(data_dir)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NoticeScreen)
+        assert f"{MAX_MOVES} moves" in app.screen.message
+        await pilot.press("enter", "down", "left")
+        await pilot.pause()
+        assert game_screen(app).session.game.moves == MAX_MOVES

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine import Direction, Game
+from py2048.engine.save import MAX_MOVES
 from py2048.tui.session import Session
 from py2048.tui.storage import Storage
 from tests.tui.support import LOST_ON_LEFT, write_save
@@ -114,3 +115,19 @@ def test_new_game_in_a_resumed_session_replaces_the_save_at_once(data_dir: Path)
     session = Session(Storage(data_dir), saved, best_score=0, resumed=True)
     session.new_game()
     assert Game.from_json(path.read_text()).moves == 0
+
+
+def capped_game() -> Game:
+    """A game (made by hand) at the move cap whose board can still move."""
+    board = [[131072, 131072, 131072, 131072], [65536, 0, 0, 0], [0] * 4, [0] * 4]
+    state = Game.from_board(board, seed=2).to_dict()
+    return Game.from_dict(state | {"moves": MAX_MOVES, "history": "L" * MAX_MOVES})
+
+
+def test_a_game_at_the_move_cap_does_not_move_and_says_why(data_dir: Path) -> None:
+    session = Session(Storage(data_dir), capped_game(), best_score=0, resumed=True)
+    result = session.play(Direction.DOWN)
+    assert not result.moved and session.game.moves == MAX_MOVES
+    assert session.save_problem is not None and f"{MAX_MOVES} moves" in session.save_problem
+    session.new_game()
+    assert session.save_problem is None and session.game.moves == 0

@@ -15,6 +15,7 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from py2048.engine import Game
+from py2048.engine.save import MAX_MOVES
 from py2048.tui.advisor import Advisor, solver_advice, warm_up_solver
 from py2048.tui.keys import APP_KEYS
 from py2048.tui.screens.game import GameScreen
@@ -60,6 +61,12 @@ class Py2048App(App[int]):
                 message = f"{unreadable.message} A new game starts."
                 notices.append(("Saved game could not be read", message))
             game = saved or Game()
+            if game.moves >= MAX_MOVES:
+                message = (
+                    f"This saved game has made {MAX_MOVES} moves, the most a game can hold, so "
+                    "it cannot move again. Press N for a new game."
+                )
+                notices.append(("This game cannot go on", message))
             session = Session(self.storage, game, best_score, resumed=saved is not None)
         return GameScreen(session, self.advisor, notices)
 

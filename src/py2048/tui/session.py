@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from py2048.engine import Direction, Game, MoveResult
+from py2048.engine import Direction, Game, GameError, MoveResult
 from py2048.tui.storage import Storage
 
 
@@ -35,7 +35,13 @@ class Session:
         return self.game.won and not self.game.keep_going
 
     def play(self, direction: Direction) -> MoveResult:
-        result = self.game.step(direction)
+        """Play ``direction`` and save. A game that cannot make another move (it has made as
+        many as a save holds) does not move, and ``save_problem`` says why."""
+        try:
+            result = self.game.step(direction)
+        except GameError as exc:
+            self.save_problem = f"Not moved: {exc}"
+            return MoveResult(direction, False, 0, None, False)
         if result.moved:
             if self.game.score > self.best_score:
                 self.best_score = self.game.score

@@ -1,16 +1,18 @@
 """Where the terminal game keeps the game in progress and the best score, and how it writes them.
 
 Every write is atomic (:func:`py2048.files.atomic_write`): killing the program at any moment
-leaves either the previous save or the new one, whole. A save that cannot be read is never
-overwritten: it is moved aside to a backup file first, and the caller tells the player where it
-went.
+leaves either the previous save or the new one, whole, and the temporary file such a kill
+leaves is removed at the next start. A save that cannot be read is never overwritten: it is
+moved aside to a backup file first, and the caller tells the player where it went. Only regular
+files are read: a named pipe or a device in a save's place is moved aside like a corrupt save,
+instead of waiting forever for data that never comes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,14 +20,19 @@ from pathlib import Path
 import platformdirs
 
 from py2048.engine import Game, SaveError
-from py2048.engine.save import MAX_SAVE_BYTES
-from py2048.files import TEMPORARY_PATTERN, atomic_write
+from py2048.engine.save import MAX_SAVE_BYTES, MAX_SCORE
+from py2048.files import atomic_write, remove_leftovers
 
 DATA_DIR_ENV = "PY2048_DATA_DIR"
 GAME_FILE = "game.json"
 BEST_SCORE_FILE = "best-score.json"
-STALE_TEMP_SECONDS = 60.0
-"""A temporary file this old was left by a program killed mid-write; it is removed."""
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
 
 
 def default_data_dir() -> Path:
@@ -60,8 +67,12 @@ class Storage:
         self.best_score_path = directory / BEST_SCORE_FILE
 
     def load_game(self) -> tuple[Game | None, UnreadableSave | None]:
-        """The saved game (None if there is none); a corrupt save is moved aside and reported."""
-        self._remove_stale_temp_files()
+        """The saved game (None if there is none); a corrupt save is moved aside and reported.
+
+        Temporary files that a program killed mid-write left in the folder are removed first.
+        """
+        if self.directory.is_dir():
+            remove_leftovers(self.directory)
         try:
             return Game.from_json(self._read(self.game_path)), None
         except FileNotFoundError:
@@ -86,8 +97,24 @@ class Storage:
 
     @staticmethod
     def _read(path: Path) -> bytes:
-        with path.open("rb") as file:
-            data = file.read(MAX_SAVE_BYTES + 1)
+        """The file's bytes; SaveError if it is not a regular file or is too large.
+
+        It is opened without blocking (a named pipe would otherwise wait for a writer) and
+        asked what it is before anything is read.
+        """
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+        descriptor = os.open(path, flags)
+        try:
+            mode = os.fstat(descriptor).st_mode
+            if not stat.S_ISREG(mode):
+                kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+                raise SaveError(f"it is {kind}, not a regular file")
+            with os.fdopen(descriptor, "rb") as file:
+                descriptor = -1  # the file owns it now
+                data = file.read(MAX_SAVE_BYTES + 1)
+        finally:
+            if descriptor >= 0:
+                os.close(descriptor)
         if len(data) > MAX_SAVE_BYTES:
             raise SaveError(f"the file is larger than {MAX_SAVE_BYTES} bytes")
         return data
@@ -107,13 +134,6 @@ class Storage:
             return UnreadableSave(path, f"{reason}; moving it failed: {exc.strerror}", None)
         return UnreadableSave(path, reason, backup)
 
-    def _remove_stale_temp_files(self) -> None:
-        cutoff = time.time() - STALE_TEMP_SECONDS
-        for temp in self.directory.glob(TEMPORARY_PATTERN):
-            with contextlib.suppress(OSError):
-                if temp.stat().st_mtime < cutoff:
-                    temp.unlink()
-
 
 def _write_text(path: Path, text: str) -> None:
     with atomic_write(path) as file:
@@ -122,10 +142,12 @@ def _write_text(path: Path, text: str) -> None:
 
 def _parse_best_score(data: bytes) -> int:
     try:
-        obj = json.loads(data)
+        obj = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"not valid JSON: {exc}") from None
     best = obj.get("best_score") if isinstance(obj, dict) else None
     if isinstance(best, bool) or not isinstance(best, int) or best < 0:
         raise ValueError('expected {"best_score": <a whole number, 0 or more>}')
+    if best > MAX_SCORE:
+        raise ValueError(f"the best score is more than any game can score ({MAX_SCORE})")
     return best
