@@ -8,28 +8,35 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
-from py2048.tui.palette import BOARD, tile_css
+from py2048.tui.palette import BOARD, EMPTY_CELL, colour_system, tile_colours
 
 SIZE = 4
 
 
 class Tile(Static):
-    """One cell: its value in the tile's colours, or an empty cell."""
+    """One cell: its value in the tile's colours (as this terminal shows them), or empty."""
 
-    DEFAULT_CSS = """
-        Tile {
+    DEFAULT_CSS = f"""
+        Tile {{
             width: 1fr;
             height: 1fr;
             min-width: 6;
             content-align: center middle;
             text-style: bold;
-        }
-        Tile.spawned { text-style: bold underline; }
-        """ + tile_css()
+            background: {EMPTY_CELL};
+        }}
+        Tile.spawned {{ text-style: bold underline; }}
+        """
 
     def show(self, value: int, *, spawned: bool = False) -> None:
         self.set_classes(f"tile-{value}" if value else "empty")
         self.set_class(spawned, "spawned")
+        if value:
+            system = colour_system(self.app.console.color_system)
+            self.styles.background, self.styles.color = tile_colours(value, system)
+        else:
+            self.styles.background = None
+            self.styles.color = None
         self.update(str(value) if value else "")
 
 
