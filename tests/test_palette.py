@@ -9,8 +9,9 @@ import pytest
 from rich.color import Color, ColorSystem
 from rich.color_triplet import ColorTriplet
 
-from py2048.palette import TILE_COLOURS
+from py2048.palette import TILE_COLOURS, tile_stylesheet
 from py2048.tui.palette import BOARD, EMPTY_CELL, colour_system, tile_colours
+from py2048.web.pages import STATIC_DIR
 
 AA_CONTRAST = 4.5
 SYSTEMS = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT}
@@ -81,3 +82,12 @@ def test_above_2048_both_kinds_of_terminal_show_the_browsers_colours() -> None:
 def test_only_a_truecolor_console_gets_the_truecolor_palette() -> None:
     assert colour_system("truecolor") == "truecolor"
     assert {colour_system(name) for name in ("256", "standard", "windows", None)} == {"256"}
+
+
+def test_the_browser_takes_its_tile_colours_from_the_palette_alone() -> None:
+    css = tile_stylesheet()
+    for value, colours in TILE_COLOURS.items():
+        rule = f".tile-{value} {{ --tile-bg: {colours.background}; --tile-fg: {colours.text}; }}"
+        assert rule in css
+    for sheet in (STATIC_DIR / "css").glob("*.css"):
+        assert "--tile-bg:" not in sheet.read_text(encoding="utf-8"), f"{sheet.name} sets colours"

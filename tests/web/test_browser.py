@@ -1,202 +1,33 @@
-"""The game page in headless Chromium (Playwright, sync API) against the real server.
-
-Every test runs in a fresh browser context (empty localStorage) and fails on a console error, an
-uncaught exception or any request that leaves the test server. Without /usr/bin/chromium the
-tests are skipped, unless PY2048_REQUIRE_BROWSER=1 (CI) makes that a failure.
-"""
+"""The game page in headless Chromium (Playwright, sync API) against the real server: moves,
+saves, banners, hint and autoplay, look and languages (see tests/web/browser.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict
 from typing import Any
 
 import pytest
 
 from py2048 import Game
 from py2048.solver import PRESETS
+from tests.web.browser import (
+    BACKUP_KEY,
+    BEST_KEY,
+    KEY_DIRECTIONS,
+    OPEN_BOARD,
+    TILE_VALUES,
+    Session,
+    browser,
+    expected_after,
+    open_session,
+    prepared,
+    session,
+)
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-STATE_KEY = "py2048.state"
-BACKUP_KEY = "py2048.state.backup"
-BEST_KEY = "py2048.best"
-TILE_VALUES = [2**k for k in range(1, 18)]
-KEY_DIRECTIONS = {
-    "ArrowUp": "up",
-    "ArrowRight": "right",
-    "ArrowDown": "down",
-    "ArrowLeft": "left",
-    "w": "up",
-    "d": "right",
-    "s": "down",
-    "a": "left",
-    "k": "up",
-    "l": "right",
-    "j": "down",
-    "h": "left",
-}
-# Every direction moves something on this board, so any key or swipe is a real move.
-OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 2, 0], [0, 0, 0, 8]]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium for this module's tests; Playwright's sync API holds an event loop on the main
-    thread while it runs, so it must stop before any later test runs an asyncio loop there."""
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing (Debian's chromium package)"
-        if os.environ.get("PY2048_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PY2048_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
-        )
-        yield chromium
-        chromium.close()
-
-
-@dataclass
-class Watch:
-    """What a page did that it must not: console errors, uncaught exceptions, outside requests."""
-
-    server_url: str
-    problems: list[str] = field(default_factory=list)
-    allowed_statuses: set[int] = field(default_factory=set)
-
-    def on_console(self, message: Any) -> None:
-        if message.type != "error":
-            return
-        status = re.search(r"status of (\d{3})", message.text)
-        if status and int(status[1]) in self.allowed_statuses:
-            return
-        self.problems.append(f"console error: {message.text}")
-
-    def on_request(self, request: Any) -> None:
-        url = request.url
-        if not (url.startswith(self.server_url) or url.startswith("data:")):
-            self.problems.append(f"request outside the server: {url}")
-
-
-class Session:
-    """One browser context on the game, with helpers that read what the page shows."""
-
-    def __init__(self, context: Any, server_url: str, watch: Watch) -> None:
-        self.context = context
-        self.url = server_url
-        self.watch = watch
-        self.page = self.new_page()
-
-    def new_page(self) -> Any:
-        page = self.context.new_page()
-        page.on("console", self.watch.on_console)
-        page.on("pageerror", lambda error: self.watch.problems.append(f"page error: {error}"))
-        page.on("request", self.watch.on_request)
-        return page
-
-    def open(
-        self, state: dict[str, Any] | str | None = None, *, wait: bool = True, **storage: str
-    ) -> None:
-        """Load the game with `state` (and other keys) put in localStorage before it loads.
-
-        The values are written once per tab, before the page's own scripts run, so a reload
-        later finds whatever the page saved meanwhile. With `wait`, return once the page is
-        ready (its saved game restored).
-        """
-        items = dict(storage)
-        if state is not None:
-            items[STATE_KEY] = state if isinstance(state, str) else json.dumps(state)
-        if items:
-            self.page.add_init_script(
-                "const items = " + json.dumps(items) + ";\n"
-                "if (location.origin !== 'null' && !sessionStorage.getItem('seeded')) {\n"
-                "  sessionStorage.setItem('seeded', '1');\n"
-                "  for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);\n"
-                "}"
-            )
-        self.page.goto(f"{self.url}/")
-        if wait:
-            self.wait_ready()
-
-    def wait_ready(self) -> None:
-        self.page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
-
-    def reload(self) -> None:
-        self.page.reload()
-        self.wait_ready()
-
-    def wait_idle(self) -> None:
-        self.page.wait_for_function("() => document.documentElement.dataset.busy !== 'true'")
-
-    def wait_moves(self, at_least: int, timeout: float = 30_000) -> None:
-        """Wait until the saved game holds `at_least` moves (the page's CSP forbids eval)."""
-        self.page.wait_for_function(
-            "n => JSON.parse(localStorage.getItem('py2048.state')).moves >= n",
-            arg=at_least,
-            timeout=timeout,
-        )
-
-    def stored(self, key: str = STATE_KEY) -> Any:
-        raw = self.page.evaluate("key => localStorage.getItem(key)", key)
-        return None if raw is None else json.loads(raw) if key != BACKUP_KEY else raw
-
-    def grid(self) -> list[list[int]]:
-        """The board as the accessible grid names it (cell names: a value or "empty")."""
-        names = self.page.eval_on_selector_all(
-            "#grid [role=row]",
-            "rows => rows.map(r => [...r.querySelectorAll('[role=gridcell]')]"
-            ".map(c => c.getAttribute('aria-label')))",
-        )
-        assert len(names) == 4 and all(len(row) == 4 for row in names)
-        return [[int(name) if name.isdigit() else 0 for name in row] for row in names]
-
-    def score(self) -> int:
-        return int(self.page.inner_text("#score"))
-
-    def best(self) -> int:
-        return int(self.page.inner_text("#best"))
-
-    def visible(self, selector: str) -> bool:
-        return self.page.is_visible(selector)
-
-
-@contextmanager
-def open_session(browser: Any, server_url: str, **options: Any) -> Iterator[Session]:
-    """A fresh context with `options` (viewport, color_scheme, locale...), watched throughout."""
-    watch = Watch(server_url)
-    context = browser.new_context(**{"viewport": {"width": 800, "height": 1000}} | options)
-    try:
-        yield Session(context, server_url, watch)
-    finally:
-        context.close()
-    assert not watch.problems, watch.problems
-
-
-@pytest.fixture
-def session(browser: Any, server_url: str) -> Iterator[Session]:
-    with open_session(browser, server_url) as opened:
-        yield opened
-
-
-def prepared(board: list[list[int]], score: int = 0, seed: int = 7, **fields: Any) -> dict:
-    """A valid save of `board` (the engine validates it), with `fields` overriding."""
-    return Game.from_board(board, score=score, seed=seed).to_dict() | fields
-
-
-def expected_after(state: dict[str, Any], directions: list[str]) -> Game:
-    game = Game.from_dict(state)
-    for direction in directions:
-        game.move(direction)
-    return game
+__all__ = ["browser", "session"]  # fixtures, taken from tests.web.browser
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -519,22 +350,147 @@ def test_a_move_answered_after_a_new_game_does_not_bring_the_old_game_back(
 # --- hint and autoplay ------------------------------------------------------------------------
 
 
+def hint_rows(session: Session) -> dict[str, list[str]]:
+    """Each direction's row of the hint table: [move, final score, against the best]."""
+    rows = session.page.eval_on_selector_all(
+        "#hint-values tr",
+        "rows => rows.map(r => [r.dataset.direction, ...[...r.cells].map(c => c.innerText)])",
+    )
+    return {direction: cells for direction, *cells in rows}
+
+
 def test_hint_advises_a_legal_move_and_shows_every_value(session: Session) -> None:
     board = [[2, 4, 8, 16], [0, 0, 0, 32], [0, 0, 0, 64], [0, 0, 0, 0]]
     session.open(prepared(board))
     session.page.click("#hint")
     session.page.wait_for_selector("#hint-panel", state="visible", timeout=30_000)
     legal = {str(d) for d in Game.from_board(board).legal_moves()}
-    advice = session.page.inner_text("#hint-advice")
-    advised = next(d for d in ("up", "right", "down", "left") if f"move {d}" in advice)
+    advised = session.page.inner_text("#hint-move").split()[-1]
     assert advised in legal
-    rows = session.page.locator("#hint-values tr").all_inner_texts()
-    assert len(rows) == 4
-    for row in rows:
-        direction = row.split()[1]
-        assert ("not possible" in row) == (direction not in legal), row
+    rows = hint_rows(session)
+    assert set(rows) == {"up", "right", "down", "left"}
+    for direction, (_, figure, compare) in rows.items():
+        assert (compare == "not possible") == (direction not in legal), rows
+        assert bool(figure) == (direction in legal), rows
     session.page.keyboard.press(f"Arrow{advised.capitalize()}")
     session.page.wait_for_selector("#hint-panel", state="hidden")
+
+
+def test_the_hint_speaks_of_final_scores_and_points_given_up(session: Session) -> None:
+    """The search's values are the points still to come after each move: the hint shows the
+    final score each move leads to (score + value) and how much less than the best it brings;
+    depth and time wait in a closed details element."""
+    answer = {
+        "direction": "left",
+        "values": {"left": 120_000.4, "down": 118_765.2, "up": 119_999.9},
+        "depth": 2,
+        "elapsed_ms": 0.42,
+    }
+    session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))
+    session.open(prepared(OPEN_BOARD, score=16))
+    session.page.click("#hint")
+    session.page.wait_for_selector("#hint-panel", state="visible")
+    assert session.page.inner_text("#hint-move") == "← left"
+    assert hint_rows(session) == {
+        "up": ["↑ up", "120,016", "best"],
+        "right": ["→ right", "", "not possible"],
+        "down": ["↓ down", "118,781", "1,235 fewer"],
+        "left": ["← left", "120,016", "best"],
+    }
+    assert session.page.locator("#hint-values tr.best").get_attribute("data-direction") == "left"
+    columns = session.page.locator(".hint-values thead th").all_inner_texts()
+    assert columns == ["Move", "Final score", "Against the best"]
+    details = session.page.locator(".hint-details")
+    assert details.get_attribute("open") is None
+    assert not session.visible("#hint-how")
+    details.locator("summary").click()
+    how = session.page.inner_text("#hint-how")
+    assert "Moves looked ahead: 3 (search depth 2), in 0.4 ms" in how
+
+
+def test_the_hint_follows_a_change_of_language(session: Session) -> None:
+    answer = {"direction": "down", "values": {"down": 1000.0}, "depth": 0, "elapsed_ms": 0.1}
+    session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))
+    session.open(prepared(OPEN_BOARD))
+    session.page.click("#hint")
+    session.page.wait_for_selector("#hint-panel", state="visible")
+    session.page.select_option("#language", "fr")
+    session.page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    assert session.page.inner_text("#hint-move") == "↓ vers le bas"
+    assert hint_rows(session)["down"][2] == "le meilleur"
+
+
+# --- keys belong to the board ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("select", ["#speed", "#language"])
+def test_after_a_menu_changes_the_arrow_keys_move_the_tiles_again(
+    session: Session, select: str
+) -> None:
+    """A focused menu takes the arrow key that changes it; the next one moves the tiles."""
+    start = prepared(OPEN_BOARD)
+    session.open(start, **{"py2048.language": "en"})
+    page = session.page
+    before = page.eval_on_selector(select, "s => s.value")
+    page.focus(select)
+    page.keyboard.press("ArrowDown")  # the menu's own key: it changes the choice
+    page.wait_for_function(
+        "([s, v]) => document.querySelector(s).value !== v", arg=[select, before]
+    )
+    chosen = page.eval_on_selector(select, "s => s.value")
+    session.wait_idle()
+    assert session.stored()["moves"] == 0
+    page.keyboard.press("ArrowLeft")
+    session.wait_moves(1)
+    session.wait_idle()
+    assert session.stored()["history"] == "L"
+    assert session.grid() == expected_after(start, ["left"]).board
+    assert page.eval_on_selector(select, "s => s.value") == chosen
+    assert page.evaluate("document.activeElement.id") == "grid"
+
+
+# --- nothing plays behind a question ----------------------------------------------------------
+
+
+def test_autoplay_pauses_under_the_new_game_question_and_resumes_on_cancel(
+    session: Session,
+) -> None:
+    session.open(Game(seed=5).to_dict())
+    page = session.page
+    page.select_option("#speed", "fast")
+    page.click("#autoplay")
+    session.wait_moves(3, timeout=60_000)
+    page.click("#new-game")
+    dialog = page.get_by_role("dialog", name="Start a new game?")
+    assert dialog.is_visible()
+    page.wait_for_timeout(400)  # a move already on its way may still land
+    paused_at = session.stored()["moves"]
+    page.wait_for_timeout(1500)
+    assert session.stored()["moves"] == paused_at, "autoplay played behind the question"
+    assert page.get_attribute("#autoplay", "aria-pressed") == "true"
+    page.get_by_role("button", name="Cancel").click()
+    session.wait_moves(paused_at + 3, timeout=60_000)  # and it plays on once answered
+    page.click("#autoplay")
+    session.wait_idle()
+    state = session.stored()
+    assert Game.replay(state["seed"], state["history"]).to_dict() == state
+
+
+def test_a_confirmed_new_game_stops_autoplay(session: Session) -> None:
+    session.open(Game(seed=5).to_dict())
+    page = session.page
+    page.select_option("#speed", "fast")
+    page.click("#autoplay")
+    session.wait_moves(3, timeout=60_000)
+    old_seed = session.stored()["seed"]
+    page.click("#new-game")
+    page.get_by_role("button", name="Start a new game").click()
+    page.wait_for_function(
+        "seed => JSON.parse(localStorage.getItem('py2048.state')).seed !== seed", arg=old_seed
+    )
+    page.wait_for_timeout(800)
+    assert session.stored()["moves"] == 0
+    assert page.get_attribute("#autoplay", "aria-pressed") == "false"
 
 
 def test_autoplay_plays_legal_moves_until_the_player_takes_over(session: Session) -> None:

@@ -1,5 +1,6 @@
-"""The game page's files as shipped: labels complete in every language, page weight, no external
-requests, zoom never blocked. These need no browser; test_browser.py drives the page itself."""
+"""The pages' files as shipped: labels complete in every language, one list of languages, page
+weight, no external requests, zoom never blocked. These need no browser; test_browser.py drives
+the page itself."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from py2048.web.pages import CONTENT_DIR, LANGUAGES, TEMPLATE_PATH
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "py2048" / "web" / "static"
-LANGUAGES = ("en", "ru", "ro", "fr")
 PAGE_WEIGHT_LIMIT = 150 * 1024
-HTML_FILES = sorted(STATIC.rglob("*.html"))
 SHIPPED_FILES = sorted(
-    path for path in STATIC.rglob("*") if path.suffix in {".html", ".css", ".js", ".json"}
+    [
+        *(p for p in STATIC.rglob("*") if p.suffix in {".html", ".css", ".js", ".json"}),
+        *CONTENT_DIR.glob("*.html"),
+        TEMPLATE_PATH,
+    ]
 )
 
 
@@ -23,8 +28,10 @@ def labels(language: str) -> dict[str, str]:
 
 
 def keys_used_by_the_page() -> set[str]:
-    """Every label key named in index.html (data-i18n...) or in the scripts (t("key"))."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    """Every label key named in the game page and its frame (data-i18n...) or in the scripts
+    (t("key"))."""
+    html = (CONTENT_DIR / "game.html").read_text(encoding="utf-8")
+    html += TEMPLATE_PATH.read_text(encoding="utf-8")
     used = set(re.findall(r'data-i18n="([\w.]+)"', html))
     used |= {
         key
@@ -65,29 +72,43 @@ def test_direction_labels_exist_for_every_direction() -> None:
         assert {f"dir.{d}" for d in ("up", "right", "down", "left")} <= set(labels(language))
 
 
-def test_every_language_has_its_rules_page() -> None:
+def test_every_language_has_its_labels_and_its_rules_page() -> None:
     for language in LANGUAGES:
-        page = (STATIC / "pages" / f"rules.{language}.html").read_text(encoding="utf-8")
-        assert f'<html lang="{language}">' in page
+        assert labels(language)["language.name"]
+        assert (CONTENT_DIR / f"rules.{language}.html").is_file()
+
+
+def test_no_script_lists_the_languages_itself() -> None:
+    """The server lists them (the Language menu's options): one list for the whole site."""
+    for script in (STATIC / "js").glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        assert not re.search(r"""["'](ru|ro|fr)["']""", text), script.name
 
 
 def test_page_weight_is_under_150_kb() -> None:
     """What the game page loads: its HTML, every stylesheet and every script."""
-    loaded = [STATIC / "index.html", *STATIC.glob("css/*.css"), *STATIC.glob("js/*.js")]
+    loaded = [
+        TEMPLATE_PATH,
+        CONTENT_DIR / "game.html",
+        *STATIC.glob("css/*.css"),
+        *STATIC.glob("js/*.js"),
+    ]
     weight = sum(path.stat().st_size for path in loaded)
     assert weight < PAGE_WEIGHT_LIMIT, f"{weight} bytes"
 
 
-@pytest.mark.parametrize("path", SHIPPED_FILES, ids=lambda p: str(p.relative_to(STATIC)))
+@pytest.mark.parametrize("path", SHIPPED_FILES, ids=lambda p: p.name)
 def test_no_file_points_outside_the_server(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.IGNORECASE)
     assert "@import" not in text and "@font-face" not in text
 
 
-@pytest.mark.parametrize("path", HTML_FILES, ids=lambda p: str(p.relative_to(STATIC)))
-def test_zoom_is_never_blocked(path: Path) -> None:
-    viewport = re.search(r'<meta name="viewport" content="([^"]+)"', path.read_text("utf-8"))
-    assert viewport, "every page declares a viewport"
+def test_zoom_is_never_blocked() -> None:
+    """Every page is the one frame, which declares the viewport."""
+    viewport = re.search(
+        r'<meta name="viewport" content="([^"]+)"', TEMPLATE_PATH.read_text("utf-8")
+    )
+    assert viewport, "the frame declares a viewport"
     assert "maximum-scale" not in viewport[1]
     assert "user-scalable" not in viewport[1]

@@ -1,6 +1,6 @@
-"""The wheel carries everything the server serves: the static files, the page template and
-docs/solver.md and docs/solver-notes.md where ``py2048.web.pages`` looks for them in an installed
-package."""
+"""The wheel carries everything the server serves: the static files, the page frame and the
+pages' content, and the documents of docs/ it reads, where ``py2048.web.docs`` looks for them in
+an installed package."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from py2048.web.pages import DOCS_PACKAGED, SERVED_DOCS, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
+from py2048.web.docs import DOCS_PACKAGED, SHIPPED
+from py2048.web.pages import CONTENT_DIR, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
 
 PACKAGE_ROOT = WEB_DIR.parents[1]  # the folder holding py2048/
 REPO_ROOT = PACKAGE_ROOT.parent
@@ -24,9 +25,9 @@ def test_the_wheel_ships_the_pages_the_template_and_the_solver_doc(wheel: Path) 
     names = set(zipfile.ZipFile(wheel).namelist())
     served = [p for p in STATIC_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     assert served
-    for path in [*served, TEMPLATE_PATH]:
+    for path in [*served, *CONTENT_DIR.glob("*.html"), TEMPLATE_PATH]:
         assert wheel_name(path) in names
-    for name in SERVED_DOCS:
+    for name in SHIPPED:
         packaged = wheel_name(DOCS_PACKAGED / name)
         assert packaged in names, f"pyproject must force-include docs/{name}"
         with zipfile.ZipFile(wheel) as archive:

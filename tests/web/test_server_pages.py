@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from py2048.web.pages import LANGUAGES, negotiate_language, render_markdown_page
+from py2048.web.charts import strength_results
+from py2048.web.pages import LANGUAGES, labels, negotiate_language, render_markdown_page
 
 PAGES = [
     "/",
@@ -168,13 +169,130 @@ def test_the_solver_page_is_the_markdown_in_the_sites_frame(tmp_path: Path) -> N
     assert "<script>" not in html and "&lt;script&gt;" in html
     found = references(html)
     assert "/static/css/site.css" in found.loads
-    assert {"/", "/rules", "/strategy", "/solver"} <= set(found.links)
+    assert {"/", "/rules/en", "/strategy", "/solver"} <= set(found.links)
+
+
+class Frame(HTMLParser):
+    """The frame's parts: the navigation's links and labels, the language choices."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.nav: dict[str, str] = {}
+        self.current: list[str] = []
+        self.options: list[str] = []
+        self.language_links: list[str] = []
+        self._href: str | None = None
+        self._in_languages = False
+        self._in_nav = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        self._in_nav = self._in_nav or tag == "nav"
+        if not self._in_nav:
+            return
+        if "languages" in values.get("class", "").split():
+            self._in_languages = True
+        if tag == "a" and self._in_languages:
+            self.language_links.append(values["href"])
+        elif tag == "a" and "data-i18n" in values:
+            self._href = values["href"]
+            if values.get("aria-current") == "page":
+                self.current.append(values["href"])
+        if tag == "option" and self._in_languages:
+            self.options.append(values["value"])
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_nav = self._in_nav and tag != "nav"
+        if tag in ("div", "label"):
+            self._in_languages = False
+        self._href = None if tag == "a" else self._href
+
+    def handle_data(self, data: str) -> None:
+        if self._href is not None and data.strip():
+            self.nav[self._href] = data.strip()
+
+
+def frame_of(html: str) -> Frame:
+    frame = Frame()
+    frame.feed(html)
+    return frame
+
+
+@pytest.mark.parametrize(
+    "path, current",
+    [
+        ("/", "/"),
+        *((f"/rules/{lang}", f"/rules/{lang}") for lang in LANGUAGES),
+        ("/strategy", "/strategy"),
+        ("/solver", "/solver"),
+        ("/solver/notes", "/solver"),
+    ],
+)
+def test_every_page_is_one_frame_in_its_language(
+    http: httpx.Client, path: str, current: str
+) -> None:
+    html = http.get(path).text
+    lang = references(html).lang
+    assert lang in LANGUAGES
+    frame = frame_of(html)
+    texts = labels(lang)
+    assert frame.nav == {
+        "/": texts["nav.game"],
+        f"/rules/{lang}": texts["nav.rules"],
+        "/strategy": texts["nav.strategy"],
+        "/solver": texts["nav.solver"],
+    }
+    assert frame.current == [current]
+    assert html.count('class="site-header"') == 1 and html.count("<main") == 1
+
+
+def test_the_languages_come_from_one_list(http: httpx.Client) -> None:
+    """The game's Language menu and the rules' language links both list pages.LANGUAGES, each
+    language named in its own words from its labels."""
+    game = http.get("/").text
+    assert frame_of(game).options == list(LANGUAGES)
+    for lang in LANGUAGES:
+        assert f'lang="{lang}">{labels(lang)["language.name"]}</' in game
+        rules = frame_of(http.get(f"/rules/{lang}").text)
+        assert rules.language_links == [f"/rules/{other}" for other in LANGUAGES]
+
+
+def test_the_tile_colours_are_served_from_the_palette(http: httpx.Client) -> None:
+    response = http.get("/static/css/tiles.css")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/css")
+    assert ".tile-131072 { --tile-bg:" in response.text
 
 
 def test_the_solver_page_shows_docs_solver_md(http: httpx.Client) -> None:
     response = http.get("/solver")
     assert response.status_code == 200
-    assert "<h1>" in response.text and 'aria-current="page">2048 solver' in response.text
+    assert (
+        '<h1 id="the-2048-solver">' in response.text
+        and 'aria-current="page">2048 solver' in response.text
+    )
+
+
+def test_the_solver_page_draws_its_chart_from_the_measured_results(http: httpx.Client) -> None:
+    page = http.get("/solver").text
+    chart = re.search(r'<svg class="chart" role="img".*?</svg>', page, re.DOTALL)
+    assert chart, "the chart is inline SVG"
+    programs = strength_results()["programs"]
+    for program in programs:
+        assert f">{program['short_name']}</text>" in chart[0]
+        for tile in ("16384", "32768"):
+            assert f">{program['reached'][tile]:g}%</text>" in chart[0]
+    assert chart[0].count('<rect class="chart-bar-') == 2 * len(programs) + 2
+
+
+def test_the_solver_pages_table_shows_the_figures_its_chart_draws(http: httpx.Client) -> None:
+    page = http.get("/solver").text
+    for program in strength_results()["programs"]:
+        mean = f"{program['mean_score']:,}"
+        reached = [f"{program['reached'][tile]:g}" for tile in ("16384", "32768")]
+        row = re.search(rf"<td>{re.escape(mean)}</td>\s*<td>([\d.]+)%</td>\s*<td>([\d.]+)%", page)
+        assert row, program["name"]
+        assert [f"{float(v):g}" for v in row.groups()] == reached, program["name"]
 
 
 def test_the_solver_page_links_its_developer_notes_which_are_served(http: httpx.Client) -> None:

@@ -1,13 +1,23 @@
-"""The HTML pages: the game, "How to play" in four languages, "2048 strategy", "2048 solver".
+"""The HTML pages: the game, "How to play" in every language, "2048 strategy", "2048 solver".
 
-The game and the rules and strategy pages are static files written by hand; the solver page is
-``docs/solver.md`` rendered on the server, so the solver's documentation has one source, and its
-developer notes (``docs/solver-notes.md``, every measured figure) are served at /solver/notes.
+Every page is one frame (``templates/page.html``: the head, the navigation, the language
+switch) around its own content. The game, the rules and the strategy are HTML fragments written
+by hand (``content/``); the solver page is ``docs/solver.md`` rendered on the server, so the
+solver's documentation has one source, and its developer notes (``docs/solver-notes.md``, every
+measured figure) are served at /solver/notes.
+
+The site's languages are :data:`LANGUAGES`, and nothing else lists them: the navigation, the
+game's language menu and the rules' language links all come from it. A language is its labels
+(``static/locales/<lang>.json``, which the game page loads too) and its rules
+(``content/rules.<lang>.html``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from pathlib import Path
@@ -15,34 +25,45 @@ from string import Template
 from typing import Annotated
 
 from fastapi import APIRouter, Header, HTTPException, Query
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from py2048.palette import tile_stylesheet
+from py2048.web.charts import CHARTS
+from py2048.web.docs import DOCS_PACKAGED, DOCS_SOURCE, doc_path
+
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
-PAGES_DIR = STATIC_DIR / "pages"
+CONTENT_DIR = WEB_DIR / "content"
+LOCALES_DIR = STATIC_DIR / "locales"
 TEMPLATE_PATH = WEB_DIR / "templates" / "page.html"
-DOCS_PACKAGED = WEB_DIR / "docs"
-"""Where the wheel puts docs/solver.md and docs/solver-notes.md (pyproject's force-include)."""
-DOCS_SOURCE = WEB_DIR.parents[2] / "docs"
-"""docs/ of a source checkout (an editable install)."""
 SOLVER_DOC_PACKAGED = DOCS_PACKAGED / "solver.md"
 SOLVER_DOC_SOURCE = DOCS_SOURCE / "solver.md"
 SERVED_DOCS = {"solver.md": "/solver", "solver-notes.md": "/solver/notes"}
 """The Markdown documents served as pages, by file name; links between them follow them."""
 
 LANGUAGES = ("en", "ru", "ro", "fr")
+"""The site's languages, in the order the menus list them."""
 DEFAULT_LANGUAGE = "en"
+
+NAVIGATION = (
+    ("game", "/"),
+    ("rules", "/rules/{lang}"),
+    ("strategy", "/strategy"),
+    ("solver", "/solver"),
+)
+"""(page, address) of each page in the navigation; its label is the locale's ``nav.<page>``."""
+ENGLISH_ONLY = frozenset({"strategy", "solver"})
 
 router = APIRouter(include_in_schema=False)
 
 
 def negotiate_language(accept_language: str | None) -> str:
-    """The rules' language the browser prefers most (Accept-Language), else English."""
+    """The site's language the browser prefers most (Accept-Language), else English."""
     best, best_weight = DEFAULT_LANGUAGE, 0.0
     for entry in (accept_language or "").split(","):
         tag, *params = entry.split(";")
@@ -60,32 +81,174 @@ def negotiate_language(accept_language: str | None) -> str:
     return best
 
 
-def _static_page(path: Path, headers: dict[str, str] | None = None) -> FileResponse:
+# --- the frame -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def labels(lang: str) -> dict[str, str]:
+    """The locale's labels (``static/locales/<lang>.json``), shared with the game's scripts."""
+    return json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def _navigation(lang: str, current: str) -> str:
+    texts = labels(lang)
+    links = []
+    for page, address in NAVIGATION:
+        attributes = [f'href="{address.format(lang=lang)}"', f'data-i18n="nav.{page}"']
+        if page == "rules":
+            attributes.insert(0, 'id="rules-link"')
+        if page in ENGLISH_ONLY and lang != "en":
+            attributes.append('hreflang="en"')
+        if page == current:
+            attributes.append('aria-current="page"')
+        links.append(f"      <a {' '.join(attributes)}>{escape(texts[f'nav.{page}'])}</a>")
+    return "\n".join(links)
+
+
+def _rules_languages(lang: str) -> str:
+    """Links to the rules in every language (on a phone by their codes: EN, RU...)."""
+    links = []
+    for other in LANGUAGES:
+        current = ' aria-current="page"' if other == lang else ""
+        name = escape(labels(other)["language.name"])
+        links.append(
+            f'<a href="/rules/{other}" hreflang="{other}" lang="{other}"{current}>'
+            f'<span class="language-name">{name}</span>'
+            f'<span class="language-code" aria-hidden="true">{other.upper()}</span></a>'
+        )
+    label = escape(labels(lang)["language.label"])
+    return (
+        f'    <div class="languages" role="group" aria-label="{label}">\n      '
+        + "\n      ".join(links)
+        + "\n    </div>"
+    )
+
+
+def _language_menu() -> str:
+    """The game's language menu: the page's scripts take their languages from its options."""
+    options = "\n".join(
+        f'        <option value="{lang}" lang="{lang}">{escape(labels(lang)["language.name"])}'
+        "</option>"
+        for lang in LANGUAGES
+    )
+    return (
+        '    <label class="languages">\n'
+        '      <span class="languages-label" data-i18n="language.label">Language</span>\n'
+        f'      <select id="language">\n{options}\n      </select>\n'
+        "    </label>"
+    )
+
+
+def render_page(
+    *,
+    lang: str,
+    current: str,
+    title: str,
+    description: str,
+    body: str,
+    body_class: str = "content-page",
+    head: str = "",
+    languages: str = "",
+) -> str:
+    """A whole page: ``body`` (HTML) in the site's frame, in ``lang``."""
+    template = Template(TEMPLATE_PATH.read_text(encoding="utf-8"))
+    return template.substitute(
+        lang=lang,
+        title=escape(title),
+        description=escape(description),
+        head=head,
+        body_class=body_class,
+        nav_label=escape(labels(lang)["nav.label"]),
+        nav_links=_navigation(lang, current),
+        languages=languages,
+        body=body,
+    )
+
+
+# --- the hand-written pages ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A page's own content, with the title and description its first comment gives."""
+
+    title: str
+    description: str
+    html: str
+
+
+_HEADER = re.compile(r"\A<!--\n(.*?)\n-->\n", re.DOTALL)
+
+
+def read_fragment(path: Path) -> Fragment:
+    """``content/<name>.html``: a comment of ``title:`` and ``description:`` lines, then HTML."""
     if not path.is_file():
         raise HTTPException(404, f"page not found: {path.name} is missing from this install")
-    return FileResponse(path, media_type="text/html; charset=utf-8", headers=headers)
+    text = path.read_text(encoding="utf-8")
+    header = _HEADER.match(text)
+    if header is None:
+        raise ValueError(f"{path.name} must start with a comment giving its title and description")
+    fields = dict(line.split(": ", 1) for line in header[1].splitlines())
+    return Fragment(fields["title"], fields["description"], text[header.end() :])
 
 
-def _rules_page(lang: str, headers: dict[str, str] | None = None) -> FileResponse:
+@lru_cache(maxsize=16)
+def _fragment_page(name: str, lang: str, current: str, mtime_ns: int) -> str:
+    fragment = read_fragment(CONTENT_DIR / f"{name}.html")
+    if current == "game":
+        return render_page(
+            lang=lang,
+            current=current,
+            title=fragment.title,
+            description=fragment.description,
+            body=fragment.html,
+            body_class="game-page",
+            head=(
+                '  <link rel="stylesheet" href="/static/css/game.css">\n'
+                '  <script type="module" src="/static/js/main.js"></script>\n'
+            ),
+            languages=_language_menu(),
+        )
+    return render_page(
+        lang=lang,
+        current=current,
+        title=f"{fragment.title} · py2048",
+        description=fragment.description,
+        body=f'  <main class="page">\n{fragment.html}  </main>',
+        languages=_rules_languages(lang) if current == "rules" else "",
+    )
+
+
+def _fragment_response(
+    name: str, lang: str, current: str, headers: dict[str, str] | None = None
+) -> HTMLResponse:
+    path = CONTENT_DIR / f"{name}.html"
+    if not path.is_file():
+        raise HTTPException(404, f"page not found: {path.name} is missing from this install")
+    html = _fragment_page(name, lang, current, path.stat().st_mtime_ns)
+    return HTMLResponse(html, headers=headers)
+
+
+def _rules_page(lang: str, headers: dict[str, str] | None = None) -> HTMLResponse:
     if lang not in LANGUAGES:
         raise HTTPException(
             404, f"no rules in language {lang!r}; available: {', '.join(LANGUAGES)}"
         )
-    return _static_page(
-        PAGES_DIR / f"rules.{lang}.html", {"Content-Language": lang} | (headers or {})
-    )
+    headers = {"Content-Language": lang} | (headers or {})
+    return _fragment_response(f"rules.{lang}", lang, "rules", headers)
 
 
 @router.get("/")
-async def game_page() -> FileResponse:
-    return _static_page(STATIC_DIR / "index.html")
+async def game_page() -> HTMLResponse:
+    """The game; its scripts then switch it to the player's language."""
+    return _fragment_response("game", DEFAULT_LANGUAGE, "game")
 
 
 @router.get("/rules")
 async def rules(
     lang: Annotated[str | None, Query(max_length=16)] = None,
     accept_language: Annotated[str | None, Header()] = None,
-) -> FileResponse:
+) -> HTMLResponse:
     """How to play, in ``lang`` or else in the browser's preferred language."""
     if lang is not None:
         return _rules_page(lang.lower())
@@ -93,13 +256,22 @@ async def rules(
 
 
 @router.get("/rules/{lang}")
-async def rules_in(lang: str) -> FileResponse:
+async def rules_in(lang: str) -> HTMLResponse:
     return _rules_page(lang.lower())
 
 
 @router.get("/strategy")
-async def strategy() -> FileResponse:
-    return _static_page(PAGES_DIR / "strategy.html")
+async def strategy() -> HTMLResponse:
+    return _fragment_response("strategy", DEFAULT_LANGUAGE, "strategy")
+
+
+@router.get("/static/css/tiles.css")
+async def tile_colours() -> Response:
+    """The tiles' colours, made from py2048.palette (the terminal game's source too)."""
+    return Response(tile_stylesheet(), media_type="text/css; charset=utf-8")
+
+
+# --- the Markdown pages --------------------------------------------------------------------------
 
 
 @router.get("/solver")
@@ -121,14 +293,6 @@ def _markdown_page(name: str) -> HTMLResponse:
     return HTMLResponse(render_markdown_page(source, source.stat().st_mtime_ns))
 
 
-def doc_path(name: str) -> Path | None:
-    """docs/``name`` as shipped in the wheel, or else from the source checkout."""
-    for folder in (DOCS_PACKAGED, DOCS_SOURCE):
-        if (folder / name).is_file():
-            return folder / name
-    return None
-
-
 def solver_doc_path() -> Path | None:
     """docs/solver.md as shipped in the wheel, or else from the source checkout."""
     return doc_path("solver.md")
@@ -141,8 +305,15 @@ def render_markdown_page(source: Path, mtime_ns: int) -> str:
     title = next(
         (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), source.stem
     )
-    template = Template(TEMPLATE_PATH.read_text(encoding="utf-8"))
-    return template.substitute(title=escape(title), content=_markdown().render(text))
+    paragraphs = [p for p in text.split("\n\n") if p and not p.startswith(("#", "`", "|"))]
+    description = " ".join(paragraphs[0].split()) if paragraphs else title
+    return render_page(
+        lang=DEFAULT_LANGUAGE,
+        current="solver",
+        title=f"{title} · py2048",
+        description=re.sub(r"[`*]", "", description),
+        body=f'  <main class="page">\n{_markdown().render(text)}  </main>',
+    )
 
 
 @lru_cache(maxsize=1)
@@ -151,8 +322,19 @@ def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
     markdown.add_render_rule("table_open", _scrolling_table_open)
     markdown.add_render_rule("table_close", _scrolling_table_close)
+    markdown.add_render_rule("image", _chart_or_image)
     markdown.core.ruler.push("served_doc_links", _served_doc_links)
+    markdown.core.ruler.push("heading_ids", _heading_ids)
     return markdown
+
+
+def _heading_ids(state: StateCore) -> None:
+    """Each heading gets an id from its words (``## Endgame tables``: ``endgame-tables``), as
+    GitHub gives them, so links to a section work on the page too."""
+    for index, token in enumerate(state.tokens):
+        if token.type == "heading_open":
+            words = re.sub(r"[^\w\- ]", "", state.tokens[index + 1].content.lower())
+            token.attrSet("id", words.strip().replace(" ", "-"))
 
 
 def _served_doc_links(state: StateCore) -> None:
@@ -169,11 +351,30 @@ def _served_doc_links(state: StateCore) -> None:
 def _scrolling_table_open(
     renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
-    """Wide results tables scroll sideways on a phone instead of widening the page."""
-    return '<div class="table-scroll" style="overflow-x: auto">\n<table>\n'
+    """A table too wide for a phone scrolls sideways, and can be scrolled from the keyboard (a
+    focusable region, named by its number on the page)."""
+    env["tables"] = number = env.get("tables", 0) + 1
+    return (
+        f'<div class="table-scroll" tabindex="0" role="region" aria-label="Table {number}">\n'
+        "<table>\n"
+    )
 
 
 def _scrolling_table_close(
     renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
     return "</table>\n</div>\n"
+
+
+def _chart_or_image(
+    renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """An image whose address names a chart (``charts/<name>.svg``) is that chart, drawn now
+    from the measured results as inline SVG, so the page's theme colours it."""
+    token = tokens[idx]
+    source = str(token.attrGet("src") or "")
+    name = source.removeprefix("charts/").removesuffix(".svg")
+    if source.startswith("charts/") and name in CHARTS:
+        alt = renderer.renderInlineAsText(token.children or [], options, env)
+        return CHARTS[name](alt)
+    return renderer.image(tokens, idx, options, env)

@@ -4,6 +4,7 @@
 
 import { ApiError } from "./api.js";
 import { KEYS } from "./storage.js";
+import { ARROWS, DIRECTIONS } from "./view.js";
 
 /**
  * Pause between autoplay moves at each speed, and which of the server's presets the solver
@@ -23,6 +24,41 @@ const BUSY_PAUSE_MS = 300;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The solver's advice in a player's words: every text of the hint is made here, and the view
+ * only places it. With `t` (labels) and `number` (the language's number format).
+ *
+ * The search values each legal direction by the points the game is still expected to score
+ * after it, so the game's `score` plus that value is the final score the move leads to, and
+ * the difference from the advised move is what a weaker move gives up.
+ */
+export function describeAdvice(advice, score, t, number) {
+  const { direction, values } = advice;
+  if (!direction) return { move: t("hint.none"), columns: [], rows: [], how: "" };
+  const finalScore = (name) => Math.round(score + values[name]);
+  const rows = DIRECTIONS.map((name) => {
+    const row = { direction: name, label: `${ARROWS[name]} ${t(`dir.${name}`)}`, best: false };
+    if (!(name in values)) return { ...row, figure: "", compare: t("hint.notLegal") };
+    const behind = finalScore(direction) - finalScore(name);
+    return {
+      ...row,
+      best: name === direction,
+      figure: number(finalScore(name)),
+      compare: behind > 0 ? t("hint.behind", { points: number(behind) }) : t("hint.best"),
+    };
+  });
+  return {
+    move: `${ARROWS[direction]} ${t(`dir.${direction}`)}`,
+    columns: [t("hint.columnFinal"), t("hint.columnBehind")],
+    rows,
+    how: t("hint.how", {
+      moves: advice.depth + 1,
+      depth: advice.depth,
+      ms: number(advice.elapsed_ms),
+    }),
+  };
+}
+
 export class Advisor {
   constructor({ api, controller, view, storage, speedSelect }) {
     this.api = api;
@@ -33,6 +69,7 @@ export class Advisor {
     this.run = 0; // the current autoplay run's number; 0 when autoplay is off
     this.runs = 0;
     this.presets = null; // the server's answer about its presets, once asked
+    this.shown = null; // {advice, state} of the hint on screen
     const speed = storage.get(KEYS.speed);
     if (speed in SPEEDS) speedSelect.value = speed;
     speedSelect.addEventListener("change", () => storage.set(KEYS.speed, speedSelect.value));
@@ -82,12 +119,21 @@ export class Advisor {
       return;
     }
     if (this.controller.state !== state) return;
-    this.view.showHint(advice);
+    this.shown = { advice, state };
+    this.showAdvice();
     this.view.announce(
       advice.direction
         ? this.view.t("announce.hint", { direction: this.view.t(`dir.${advice.direction}`) })
         : this.view.t("hint.none"),
     );
+  }
+
+  /** Show the hint on screen in the current language, while its game has not moved on. */
+  showAdvice() {
+    if (!this.shown || this.shown.state !== this.controller.state) return;
+    const { advice, state } = this.shown;
+    const view = this.view;
+    view.showHint(describeAdvice(advice, state.score, view.t.bind(view), (n) => view.number(n)));
   }
 
   toggleAutoplay() {
@@ -119,8 +165,10 @@ export class Advisor {
   async loop(run) {
     const controller = this.controller;
     while (this.run === run) {
+      await controller.answered(); // nothing plays while a question is open
+      if (this.run !== run) return;
       const state = controller.state;
-      if (!state || state.over || controller.banner) break;
+      if (!state || state.over || controller.banner || controller.replacing) break;
       const { pauseMs, presetRole } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
       let advice;
       try {
@@ -129,7 +177,9 @@ export class Advisor {
         this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
         break;
       }
+      await controller.answered();
       if (this.run !== run) return;
+      if (controller.replacing) break;
       if (controller.state !== state) continue;
       if (!advice.direction) break;
       await controller.enqueue(advice.direction);
@@ -141,5 +191,6 @@ export class Advisor {
 
   relabel() {
     this.view.setAutoplay(this.autoplaying);
+    this.showAdvice();
   }
 }

@@ -18,6 +18,8 @@ export class GameController {
     this.banner = null; // "win" | "over" | null: moves wait while a banner asks a question
     this.saveRefused = false;
     this.newGameListeners = new Set();
+    this.question = null; // the New game question while it is open: a promise of the answer
+    this.replacing = false; // true from a confirmed New game until the new game is on screen
   }
 
   t(key, values) {
@@ -110,8 +112,32 @@ export class GameController {
    */
   async requestNewGame() {
     if (this.starting) await this.starting;
-    if (this.inProgress && !(await this.view.confirmNewGame())) return;
+    if (this.inProgress && !(await this.ask())) return;
     await this.startNewGame();
+  }
+
+  /** Ask whether to throw the game away; true when the player says so. */
+  async ask() {
+    this.question = this.view.confirmNewGame();
+    try {
+      const confirmed = await this.question;
+      // Said before anyone else waiting for the answer hears it, so none plays on.
+      if (confirmed) this.replacing = true;
+      return confirmed;
+    } finally {
+      this.question = null;
+    }
+  }
+
+  /** Resolves once no question is open: autoplay and queued moves wait for the answer. */
+  async answered() {
+    while (this.question) {
+      try {
+        await this.question;
+      } catch {
+        // An answer that failed is still an answer.
+      }
+    }
   }
 
   async startNewGame() {
@@ -121,6 +147,8 @@ export class GameController {
       answer = await this.api.newGame();
     } catch (error) {
       return this.reportFailure(error);
+    } finally {
+      this.replacing = false;
     }
     this.banner = null;
     this.show(answer.state);
@@ -147,6 +175,8 @@ export class GameController {
 
   async drain() {
     while (this.queue.length && !this.banner) {
+      await this.answered();
+      if (!this.queue.length || this.banner) break;
       await this.play(this.queue.shift());
     }
   }

@@ -1,16 +1,18 @@
-// The page's labels in English, Russian, Romanian and French (locales/<lang>.json).
+// The page's labels in every language of the site (locales/<lang>.json). The server lists
+// the languages (the options of the Language menu); nothing here names them.
 // Elements carry data-i18n="key" (their text) or data-i18n-attr="attribute:key;...".
 
-export const LANGUAGES = ["en", "ru", "ro", "fr"];
-
-/** The stored choice if valid, else the first supported of the browser's languages, else en. */
-export function pickLanguage(stored, preferred) {
-  if (LANGUAGES.includes(stored)) return stored;
+/**
+ * The stored choice if it is one of `languages`, else the first of the browser's languages
+ * that is, else the first of `languages`.
+ */
+export function pickLanguage(stored, preferred, languages) {
+  if (languages.includes(stored)) return stored;
   for (const tag of preferred ?? []) {
     const base = String(tag).toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(base)) return base;
+    if (languages.includes(base)) return base;
   }
-  return "en";
+  return languages[0];
 }
 
 export class Translator {

@@ -16,6 +16,7 @@ async function main() {
   const controller = new GameController({ api, storage, view });
   const advisor = new Advisor({ api, controller, view, storage, speedSelect: byId("speed") });
   const languageSelect = byId("language");
+  const languages = [...languageSelect.options].map((option) => option.value);
 
   async function useLanguage(language) {
     const translator = await loadTranslator(language);
@@ -30,11 +31,16 @@ async function main() {
     advisor.relabel();
   }
 
-  await useLanguage(pickLanguage(storage.get(KEYS.language), navigator.languages));
+  await useLanguage(pickLanguage(storage.get(KEYS.language), navigator.languages, languages));
   languageSelect.addEventListener("change", async () => {
     storage.set(KEYS.language, languageSelect.value);
     await useLanguage(languageSelect.value);
   });
+  // A menu needs the arrow keys only while it is being used: once its choice is made, they
+  // move the tiles again.
+  for (const select of document.querySelectorAll("select")) {
+    select.addEventListener("change", () => byId("grid").focus());
+  }
 
   new InputManager(byId("board"), {
     move(direction) {

@@ -6,6 +6,8 @@ export const DIRECTIONS = ["up", "right", "down", "left"];
 export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
 
 const SLIDE_MS = 100;
+/** How long "+N" shows after a move (as the original game's). */
+const ADDITION_MS = 600;
 
 function byId(id) {
   return document.getElementById(id);
@@ -58,6 +60,10 @@ export class View {
     return this.translator.t(key, values);
   }
 
+  number(value) {
+    return this.translator.number(value);
+  }
+
   /** Draw `board` at once (a loaded or new game): its tiles appear, nothing slides. */
   drawBoard(board) {
     this.tiles.replaceChildren();
@@ -106,16 +112,23 @@ export class View {
     });
   }
 
-  /** Show the score; a positive `gain` also rises from the score box as "+N". */
+  /**
+   * Show the score; a positive `gain` also shows as "+N" beside the score's label, fading out
+   * (one at a time: the next move's replaces it).
+   */
   setScore(score, gain = 0) {
     this.score.textContent = String(score);
+    const box = this.score.parentElement;
+    box.querySelector(".score-addition")?.remove();
     if (gain > 0 && !this.reducedMotion.matches) {
       const addition = document.createElement("div");
       addition.className = "score-addition";
       addition.setAttribute("aria-hidden", "true");
       addition.textContent = `+${gain}`;
-      addition.addEventListener("animationend", () => addition.remove());
-      this.score.parentElement.append(addition);
+      const remove = () => addition.remove();
+      addition.addEventListener("animationend", remove);
+      setTimeout(remove, ADDITION_MS + 100); // also where animations never run
+      box.append(addition);
     }
   }
 
@@ -148,29 +161,33 @@ export class View {
     if (hadFocus) this.grid.focus();
   }
 
-  /** Show the solver's advice and the expected value of every direction. */
-  showHint({ direction, values, depth, elapsed_ms: elapsed }) {
-    byId("hint-advice").textContent = direction
-      ? this.t("hint.advice", { arrow: ARROWS[direction], direction: this.t(`dir.${direction}`) })
-      : this.t("hint.none");
-    byId("hint-why").textContent = direction
-      ? this.t("hint.why", { depth, ms: this.translator.number(elapsed) })
-      : "";
-    const rows = DIRECTIONS.map((name) => {
-      const row = document.createElement("tr");
-      if (name === direction) row.className = "best";
-      const label = document.createElement("th");
-      label.scope = "row";
-      label.textContent = `${ARROWS[name]} ${this.t(`dir.${name}`)}`;
-      const value = document.createElement("td");
-      value.textContent = name in values
-        ? this.translator.number(values[name])
-        : this.t("hint.notLegal");
-      row.append(label, value);
-      return row;
-    });
-    byId("hint-values").replaceChildren(...rows);
+  /** Show a hint as the advisor words it: {move, columns, rows, how} (see describeAdvice). */
+  showHint({ move, columns, rows, how }) {
+    byId("hint-move").textContent = move;
+    byId("hint-figure-heading").textContent = columns[0] ?? "";
+    byId("hint-compare-heading").textContent = columns[1] ?? "";
+    byId("hint-values").replaceChildren(
+      ...rows.map((row) => {
+        const line = document.createElement("tr");
+        line.dataset.direction = row.direction;
+        if (row.best) line.className = "best";
+        const label = document.createElement("th");
+        label.scope = "row";
+        label.textContent = row.label;
+        const figure = document.createElement("td");
+        figure.textContent = row.figure;
+        const compare = document.createElement("td");
+        compare.textContent = row.compare;
+        line.append(label, figure, compare);
+        return line;
+      }),
+    );
+    byId("hint-how").textContent = how;
+    this.hintPanel.querySelector("table").hidden = rows.length === 0;
+    this.hintPanel.querySelector("details").hidden = !how;
     this.hintPanel.hidden = false;
+    // Where the hint sits below the board (a phone), bring it into sight.
+    this.hintPanel.scrollIntoView({ block: "nearest" });
   }
 
   hideHint() {
