@@ -40,14 +40,22 @@ TARGET = 32768
 def play_position(position: dict, args: argparse.Namespace) -> dict:
     """Play one position on with the settings of ``args``; its figures."""
     plan = resolve_plan(args.depth, args.time_ms, args.preset)
+    if args.lock_from:
+        plan = plan._replace(lock_from=args.lock_from, lock_tiles=args.lock_tiles)
     record = autoplay(
-        position["seed"], plan, rng="c-rand", evaluator=args.evaluator, board=position["board"]
+        position["seed"],
+        plan,
+        rng="c-rand",
+        evaluator=args.evaluator,
+        board=position["board"],
+        tables=not args.no_tables,
     )
     return {
         "seed": position["seed"],
         "final_score": position["score"] + record.score,
         "max_tile": record.max_tile,
         "moves": record.moves,
+        "table_moves": record.table_moves,
         "seconds": record.seconds,
     }
 
@@ -123,15 +131,18 @@ def measure(args: argparse.Namespace) -> int:
         "interval_95": [low, high],
         "mean_final_score": statistics.fmean(r["final_score"] for r in results),
         "moves_per_second_per_worker": moves / busy if busy else 0.0,
+        "table_move_share": sum(r["table_moves"] for r in results) / moves if moves else 0.0,
         "wall_seconds": wall,
     }
-    setting = {k: getattr(args, k) for k in ("depth", "time_ms", "preset", "evaluator")}
+    names = ("depth", "time_ms", "preset", "evaluator", "no_tables", "lock_from", "lock_tiles")
+    setting = {k: getattr(args, k) for k in names}
     print(f"settings: {setting}")
     print(
         f"{reached} of {len(results)} positions reached {TARGET}: {reached / len(results):.1%} "
         f"(95% interval {low:.1%}-{high:.1%}); mean final score "
         f"{summary['mean_final_score']:,.0f}; {summary['moves_per_second_per_worker']:,.0f} "
-        f"moves/s per worker; {wall:,.0f} s"
+        f"moves/s per worker; tables chose {summary['table_move_share']:.1%} of the moves; "
+        f"{wall:,.0f} s"
     )
     if args.json:
         args.json.write_text(
@@ -147,6 +158,9 @@ def main() -> int:
     budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
     budget.add_argument("--preset", help="fast, balanced or strong")
     parser.add_argument("--evaluator", help="ntuple (default) or heuristic")
+    parser.add_argument("--no-tables", action="store_true", help="search only, no tables")
+    parser.add_argument("--lock-from", type=int, default=0, help="lock tiles from this exponent")
+    parser.add_argument("--lock-tiles", type=int, default=1, help="how many tile values to lock")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--limit", type=int, help="play only the first N positions")
     parser.add_argument("--json", type=Path, help="write every position's result here")

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_user_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The solver's tests see no endgame tables but those a test builds: the developer's own
+    tables (in the user cache) would change what a search answers."""
+    folder = tmp_path_factory.mktemp("no-tables")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PY2048_TABLES_DIR", str(folder))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from py2048.engine.rng import seed_key, validate_seed
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
+from py2048.solver.endgame import ENDGAME_TABLES, NO_TABLES, choose, endgame_tables
 from py2048.solver.presets import RNGS
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -30,13 +31,12 @@ from py2048.solver.search import (
     TRANSPOSITION_TABLE,
     Run,
     SearchPlan,
-    decide,
     transposition_table,
 )
 
 _PY2048, _C_RAND = 0, 1
 
-FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES = 0, 1, 2, 3
+FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES, FIGURE_TABLE_MOVES = range(5)
 """Slots of the figures array a compiled game fills."""
 
 
@@ -51,14 +51,15 @@ FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES = 0, 1, 2, 3
         KERNEL_TYPE,
         EVALUATION_DATA,
         TRANSPOSITION_TABLE,
+        ENDGAME_TABLES,
         types.uint32[:, ::1],  # move tables
-        types.int64[::1],  # figures: score, moves, max exponent, nodes
+        types.int64[::1],  # figures: score, moves, max exponent, nodes, table moves
     ),
     cache=True,
     nogil=True,
 )
 def play_game(
-    generator, seed, lo, hi, from_board, plan, evaluate, evaluation, table, tables, figures
+    generator, seed, lo, hi, from_board, plan, evaluate, evaluation, table, endgame, tables, figures
 ):
     """Play one game with the solver until no move is left; write its figures."""
     key = seed_key(seed)
@@ -70,18 +71,23 @@ def play_game(
     elif not from_board:
         lo, hi = start(key)
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    floor = np.zeros(16, dtype=np.int64)
     out = np.empty(4, dtype=np.float64)
     score = 0
     moves = 0
     nodes = 0
+    table_moves = 0
     generation = np.uint64(0)
     while True:
         generation += np.uint64(1)
-        run = Run(tables, generation, counters, 0.0, 0.0)
-        reached = decide(lo, hi, plan, evaluate, evaluation, table, run, out)
-        nodes += counters[NODES]
-        if reached < 0:
-            break
+        run = Run(tables, generation, counters, 0.0, 0.0, floor, False)
+        answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
+        if answered >= 0:
+            table_moves += 1
+        else:
+            nodes += counters[NODES]
+            if reached < 0:
+                break
         best = 0
         for direction in range(1, 4):
             if out[direction] > out[best]:
@@ -97,6 +103,7 @@ def play_game(
     figures[FIGURE_MOVES] = moves
     figures[FIGURE_MAX_EXPONENT] = max_exponent(lo, hi)
     figures[FIGURE_NODES] = nodes
+    figures[FIGURE_TABLE_MOVES] = table_moves
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,8 @@ class GameRecord:
     moves: int
     seconds: float
     nodes: int
+    table_moves: int = 0
+    """Moves the endgame tables chose (the others were searched)."""
 
 
 def autoplay(
@@ -118,11 +127,13 @@ def autoplay(
     rng: str = "py2048",
     evaluator: str | Evaluator | None = None,
     board: Sequence[Sequence[int]] | None = None,
+    tables: bool = True,
 ) -> GameRecord:
     """Play the game with this seed to the end with the solver and return its figures.
 
     With ``board``, the game starts from that board instead of the seed's opening (its spawns
     still come from the seed), and the record counts only the points and moves made from it.
+    With ``tables`` (the default) the built endgame tables answer where they fit.
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
@@ -131,7 +142,7 @@ def autoplay(
         raise ValueError(f"a c-rand seed must be below 2**32, got {seed}")
     lo, hi = pack(board) if board is not None else (0, 0)
     found = get_evaluator(evaluator)
-    figures = np.zeros(4, dtype=np.int64)
+    figures = np.zeros(5, dtype=np.int64)
     started = time.perf_counter()
     play_game(
         _C_RAND if rng == "c-rand" else _PY2048,
@@ -143,6 +154,7 @@ def autoplay(
         found.kernel,
         found.data,
         transposition_table(plan.max_depth),
+        (endgame_tables() if tables else NO_TABLES).record,
         ROW_TABLES,
         figures,
     )
@@ -155,4 +167,5 @@ def autoplay(
         moves=int(figures[FIGURE_MOVES]),
         seconds=seconds,
         nodes=int(figures[FIGURE_NODES]),
+        table_moves=int(figures[FIGURE_TABLE_MOVES]),
     )

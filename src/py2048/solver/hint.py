@@ -18,6 +18,7 @@ from py2048.engine.board import ROW_TABLES, pack
 from py2048.engine.direction import Direction
 from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
+from py2048.solver.endgame import NO_TABLES, TableSet, choose, endgame_tables
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -25,25 +26,38 @@ from py2048.solver.search import (
     NODES,
     Run,
     SearchPlan,
-    decide,
     transposition_table,
 )
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The advised move and why: the expected value of every legal direction."""
+    """The advised move and why: the value of every direction it considered.
+
+    ``source`` says who answered. ``"search"``: ``values`` are the search's expected
+    evaluations (with the default network, the points still to come after the move).
+    ``"table"``: the board fits the formation of the endgame table named ``table``, and
+    ``values`` are the probabilities (0 to 1) that best play builds its target tile
+    (``table_target``) after each direction that keeps the formation.
+    """
 
     direction: Direction | None
     """The best direction; None only when no direction moves (the game is over)."""
     values: dict[Direction, float]
-    """Expected evaluation after each legal direction (higher is better), in action order."""
+    """Each considered direction's value (higher is better), in action order."""
     depth: int
-    """Depth of the search that answered (dN = N + 1 player moves); -1 when no move exists."""
+    """Depth of the search that answered (dN = N + 1 player moves); -1 when no move exists,
+    0 when a table answered."""
     elapsed_ms: float
     nodes: int
-    """Positions the search visited (chance nodes and evaluations)."""
+    """Positions the search visited (chance nodes and evaluations); 0 when a table answered."""
     evaluator: str
+    source: str = "search"
+    """``"search"`` or ``"table"``."""
+    table: str | None = None
+    """The endgame table that answered, if one did."""
+    table_target: int | None = None
+    """The tile that table's probabilities are about."""
 
 
 def resolve_plan(
@@ -84,6 +98,7 @@ class _Workspace(threading.local):
         self.table = transposition_table(0)
         self.generation = 0
         self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+        self.floor = np.zeros(16, dtype=np.int64)
         self.out = np.zeros(4, dtype=np.float64)
 
     def reserve(self, depth: int) -> None:
@@ -96,8 +111,11 @@ class _Workspace(threading.local):
 _workspace = _Workspace()
 
 
-def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> Hint:
-    """Search a packed board (already validated) with a resolved plan."""
+def search_packed(
+    lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator, tables: TableSet = NO_TABLES
+) -> Hint:
+    """Advise on a packed board (already validated) with a resolved plan: a table of ``tables``
+    where one fits, the search elsewhere."""
     started = time.perf_counter()
     work = _workspace
     work.reserve(plan.max_depth)
@@ -105,8 +123,8 @@ def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> H
     if plan.seconds > 0.0:
         spent = time.perf_counter() - started
         plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
-    run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0)
-    reached = decide(
+    run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0, work.floor, False)
+    answered, reached = choose(
         np.uint64(lo),
         np.uint64(hi),
         plan,
@@ -114,8 +132,16 @@ def search_packed(lo: int, hi: int, plan: SearchPlan, evaluator: Evaluator) -> H
         evaluator.data,
         work.table,
         run,
+        tables.record,
         work.out,
     )
+    if answered >= 0:
+        values = {d: float(work.out[d]) for d in Direction if work.out[d] >= 0.0}
+        best = max(values, key=values.__getitem__)
+        name = tables.names[answered]
+        target = 1 << int(tables.record.rank_limits[answered])
+        elapsed = _ms_since(started)
+        return Hint(best, values, 0, elapsed, 0, evaluator.name, "table", name, target)
     values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}
     best = max(values, key=values.__getitem__) if values else None
     nodes = int(work.counters[NODES])
@@ -133,6 +159,7 @@ def best_move(
     time_ms: float | None = None,
     preset: str | None = None,
     evaluator: str | Evaluator | None = None,
+    tables: bool = True,
 ) -> Hint:
     """The solver's advice for a 4x4 board of tile values (0 = empty).
 
@@ -140,7 +167,9 @@ def best_move(
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
     "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation:
     "ntuple" (the default, the shipped learned network) or "heuristic" (hand-made terms, no
-    134 MB tables to load). Raises ValueError for an impossible board or bad settings.
+    134 MB tables to load). Where the board fits a built endgame table (``2048 tables
+    build``), the table answers (``Hint.source`` says so) unless ``tables`` is False. Raises
+    ValueError for an impossible board or bad settings.
 
     The first search in a process loads the network (about 1 s) and the first search on a
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
@@ -148,4 +177,5 @@ def best_move(
     """
     plan = resolve_plan(depth, time_ms, preset)
     lo, hi = pack(board)
-    return search_packed(lo, hi, plan, get_evaluator(evaluator))
+    found = get_evaluator(evaluator)
+    return search_packed(lo, hi, plan, found, endgame_tables() if tables else NO_TABLES)

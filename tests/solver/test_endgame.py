@@ -1,0 +1,91 @@
+"""The solver with endgame tables: a table answers where a board fits its formation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from py2048 import can_move, slide
+from py2048.engine.board import pack
+from py2048.evaluation.registry import get_evaluator
+from py2048.solver import autoplay as autoplay_module
+from py2048.solver.autoplay import autoplay
+from py2048.solver.endgame import NO_TABLES, TableSet
+from py2048.solver.hint import resolve_plan, search_packed
+from py2048.tables import Formation, open_table
+from py2048.tables.builder import build_table
+
+ROW3 = Formation("row3-32", fixed=tuple(range(12)), target=32, target_cells=(12,))
+"""The top three rows hold large tiles; build a 32 at the bottom row's left end."""
+TOP = [[65536, 32768, 16384, 8192], [512, 1024, 2048, 4096], [256, 128, 64, 64]]
+"""Three rows of large tiles, no two equal neighbours (65536 only in the first row)."""
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    built: Path = tmp_path_factory.mktemp("tables")
+    build_table(ROW3, built, clock=lambda: 0.0)
+    return built
+
+
+@pytest.fixture(scope="module")
+def row3(folder: Path) -> TableSet:
+    return TableSet.of([open_table(ROW3, folder)])
+
+
+def advise(board: list[list[int]], tables: TableSet, preset: str = "fast"):
+    return search_packed(*pack(board), resolve_plan(preset=preset), get_evaluator(), tables)
+
+
+def test_a_board_that_fits_is_answered_by_the_table(row3: TableSet, folder: Path) -> None:
+    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 4, 8]]
+    hint = advise(board, row3)
+    advice = open_table(ROW3, folder).lookup(board)
+    assert advice is not None
+    assert hint.source == "table" and hint.table == "row3-32" and hint.table_target == 32
+    assert hint.direction == advice.direction
+    assert hint.values == {d: p for d, p in enumerate(advice.values) if p >= 0.0}
+    assert hint.depth == 0 and hint.nodes == 0
+    assert all(0.0 <= p <= 1.0 for p in hint.values.values())
+    assert hint.values[hint.direction] == max(hint.values.values()) > 0.0
+    # Only moves that keep the three large rows in place are offered: up would lift the 2.
+    assert set(hint.values) <= {d for d in range(4) if slide(board, d)[2]}
+
+
+def test_a_board_that_does_not_fit_is_searched(row3: TableSet) -> None:
+    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 64, 8]]  # a 64 among the small tiles
+    hint = advise(board, row3)
+    assert hint.source == "search" and hint.table is None and hint.depth >= 1
+
+
+def test_without_tables_the_same_board_is_searched(row3: TableSet) -> None:
+    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 4, 8]]
+    assert advise(board, NO_TABLES).source == "search"
+
+
+small = st.sampled_from([0, 0, 2, 4, 8, 16])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(small, min_size=4, max_size=4), st.sampled_from(["fast", "balanced"]))
+def test_with_tables_every_answer_is_a_legal_move(row3: TableSet, bottom, preset) -> None:
+    board = [*TOP[:2], [256, 128, 64, 32], bottom]
+    hint = advise(board, row3, preset)
+    if not can_move(board):
+        assert hint.direction is None
+        return
+    assert hint.direction is not None and slide(board, hint.direction)[2]
+
+
+def test_a_whole_game_from_a_fitting_board_plays_table_moves(
+    row3: TableSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(autoplay_module, "endgame_tables", lambda: row3)
+    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 0, 0]]
+    with_tables = autoplay(7, resolve_plan(depth=1), board=board)
+    without = autoplay(7, resolve_plan(depth=1), board=board, tables=False)
+    assert with_tables.table_moves > 0 and without.table_moves == 0
+    assert with_tables.moves >= with_tables.table_moves
