@@ -8,14 +8,17 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from py2048.engine import Game
+from py2048.engine import Direction, Game
+from py2048.solver.presets import DEFAULT_PRESET
 from py2048.tui.advisor import Advice
 from py2048.tui.app import Py2048App
 from py2048.tui.screens.dialogs import WinScreen
 from py2048.tui.screens.game import AUTOPLAY_DELAYS
+from py2048.tui.settings import DEFAULT_SPEED, SETTINGS_FILE
 from py2048.tui.widgets.advice import AdvicePanel
 from tests.tui.support import (
     WON_ON_LEFT,
+    FakeAdvice,
     FirstLegalAdvisor,
     WaitingAdvisor,
     failing_advisor,
@@ -72,7 +75,7 @@ async def test_a_hint_from_the_solver_is_a_legal_move_with_every_direction_value
         assert game.moves == moves, "a hint makes no move"
     assert advice is not None and advice.direction in game.legal_moves()
     assert set(advice.values) == set(game.legal_moves())
-    assert f"Advised: {'↑→↓←'[advice.direction]} {advice.direction}" in text
+    assert f"Best move: {'↑→↓←'[advice.direction]} {advice.direction}" in text
     for direction in advice.values:
         assert str(direction) in text
 
@@ -200,3 +203,60 @@ async def test_a_failing_solver_is_reported_and_stops_autoplay(data_dir: Path) -
         assert "search table exhausted" in panel_of(app).problem
         assert not panel_of(app).autoplay
         assert game_screen(app).session.game.moves == 0
+
+
+async def test_the_hint_speaks_of_final_scores_and_points_given_up(data_dir: Path) -> None:
+    """The search's values are the points still to come: the panel shows the final score each
+    move leads to (score + value), best first, and how many points less the others bring."""
+
+    def advisor(board: list[list[int]], preset: str) -> FakeAdvice:
+        values = {Direction.LEFT: 1000.4, Direction.UP: 1200.0, Direction.DOWN: 999.9}
+        return FakeAdvice(Direction.UP, values)
+
+    board = [[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 0]]
+    write_save(data_dir, Game.from_board(board, score=20))
+    app = Py2048App(data_dir=data_dir, advisor=advisor)
+    async with app.run_test() as pilot:
+        await pilot.press("i")
+        await wait_until(pilot, lambda: panel_of(app).advice is not None, "the hint")
+        lines = str(panel_of(app).render()).splitlines()
+    assert lines[:5] == [
+        "Best move: ↑ up",
+        "Final score after each:",
+        "↑ up    1,220  best",
+        "← left  1,020  -200",
+        "↓ down  1,020  -200",
+    ]
+
+
+async def test_the_autoplay_speed_and_the_strength_come_back_after_a_restart(
+    data_dir: Path,
+) -> None:
+    app = Py2048App(data_dir=data_dir, advisor=FirstLegalAdvisor())
+    async with app.run_test() as pilot:
+        await pilot.press("plus", "plus", "m")
+        await pilot.pause()
+        speed, preset = game_screen(app).speed, game_screen(app).preset
+    assert speed == 5 and preset == "strong"
+    advisor = FirstLegalAdvisor()
+    app = Py2048App(data_dir=data_dir, advisor=advisor)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = game_screen(app)
+        assert (screen.speed, screen.preset) == (5, "strong")
+        assert panel_of(app).speed == (6, len(AUTOPLAY_DELAYS))
+        assert panel_of(app).border_title == "Solver: strong"
+        await pilot.press("i")
+        await wait_until(pilot, lambda: advisor.calls, "the hint")
+    assert advisor.calls[0][1] == "strong"
+
+
+@pytest.mark.parametrize("content", ["{not json", "[]", '{"autoplay_speed": "x", "strength": 7}'])
+async def test_unreadable_settings_mean_the_defaults(data_dir: Path, content: str) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / SETTINGS_FILE).write_text(content)
+    app = Py2048App(data_dir=data_dir, advisor=FirstLegalAdvisor())
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = game_screen(app)
+        assert (screen.speed, screen.preset) == (DEFAULT_SPEED, DEFAULT_PRESET)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
+from textual.widgets._footer import FooterKey
 
 from py2048.engine import Direction, Game
 from py2048.tui.app import Py2048App
@@ -14,9 +16,10 @@ from py2048.tui.screens.dialogs import (
     GameOverScreen,
     WinScreen,
 )
-from py2048.tui.screens.game import GameScreen
+from py2048.tui.screens.game import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from py2048.tui.screens.help import HelpScreen
 from py2048.tui.storage import GAME_FILE
+from py2048.tui.widgets.advice import AdvicePanel
 from py2048.tui.widgets.board import Tile
 from py2048.tui.widgets.scores import ScoreBox
 from tests.tui.support import (
@@ -230,8 +233,8 @@ async def test_the_help_screen_lists_every_key(data_dir: Path) -> None:
         await pilot.pause()
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
-        table = help_screen.query_one("DataTable")
-        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        cells = [str(cell.content) for cell in help_screen.query(".keys, .does")]
+        rows = list(zip(cells[::2], cells[1::2], strict=True))
         await pilot.press("left")  # the board does not move under the help
         await pilot.press("escape")
         await pilot.pause()
@@ -277,3 +280,103 @@ async def test_board_and_scores_fit_the_terminal_and_follow_resizes(
         assert screen.has_class("-narrow") == (size[0] < 64)
         if size[0] >= 120:
             assert all(tile.region.height >= 5 for tile in tiles)
+
+
+async def test_enter_in_the_new_game_question_keeps_the_game(data_dir: Path) -> None:
+    """Keeping the game is the default, as in the browser: Enter answers Keep playing."""
+    app = make_app(data_dir, seed=77)
+    async with app.run_test() as pilot:
+        await pilot.press("left", "up")
+        await pilot.pause()
+        before = game_screen(app).session.game.to_json()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmNewGameScreen)
+        assert app.screen.focused is not None and app.screen.focused.id == "cancel"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert game_screen(app).session.game.to_json() == before
+
+
+@pytest.mark.parametrize("size", [(40, 12), (30, 30), (80, 10)])
+async def test_below_the_minimum_size_the_screen_says_how_big_to_make_it(
+    data_dir: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(data_dir, seed=3)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = game_screen(app)
+        message = screen.query_one("#too-small")
+        assert visible(app, message)
+        text = str(message.render())
+        assert f"at least {MIN_WIDTH}x{MIN_HEIGHT}" in text and f"{size[0]}x{size[1]}" in text
+        assert not any(visible(app, tile) for tile in screen.query(Tile))
+        await pilot.press("left")  # nothing plays unseen
+        await pilot.pause()
+        assert screen.session.game.moves == 0
+        await pilot.resize_terminal(80, 24)  # and the game comes back when there is room
+        await pilot.pause()
+        assert not visible(app, message)
+        assert all(visible(app, tile) for tile in screen.query(Tile))
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.session.game.moves == 1
+
+
+async def test_at_the_minimum_size_everything_shows(data_dir: Path) -> None:
+    app = make_app(data_dir, seed=3)
+    async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
+        await pilot.press("i")
+        await pilot.pause(0.2)
+        screen = game_screen(app)
+        assert not visible(app, screen.query_one("#too-small"))
+        widgets = [*screen.query(Tile), *screen.query(ScoreBox), screen.query_one(AdvicePanel)]
+        assert all(visible(app, widget) for widget in widgets)
+        panel = screen.query_one(AdvicePanel)
+        lines = str(panel.render()).splitlines()
+        assert lines[0].startswith("Best move") and lines[-1].startswith("Autoplay")
+        assert panel.content_region.height >= len(lines), "the panel shows every line"
+
+
+def footer_labels(app: Py2048App) -> dict[str, bool]:
+    """Each footer entry's words, and whether the whole entry shows on the screen."""
+    return {
+        str(key.description): visible(app, key)
+        for key in game_screen(app).query(FooterKey)
+        if key.display
+    }
+
+
+@pytest.mark.parametrize("size", [(80, 24), (50, 20)])
+async def test_the_footer_shows_its_keys_whole_and_no_stray_palette(
+    data_dir: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(data_dir)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        labels = footer_labels(app)
+        assert {"New game", "Hint", "Autoplay", "Help", "Quit"} <= set(labels), labels
+        assert all(labels.values()), labels
+        assert not any("palette" in label.lower() for label in labels)
+        await pilot.press("ctrl+p")  # no command palette opens either
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_at_50x20_the_help_wraps_its_lines_instead_of_cutting_them(data_dir: Path) -> None:
+    app = make_app(data_dir)
+    async with app.run_test(size=(50, 20)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one(VerticalScroll)
+        assert box.max_scroll_x == 0
+        for text in app.screen.query(".does, .paragraph"):
+            assert text.content_region.width > 0 and text.region.right <= box.region.right
+            lines = text.render_lines(text.content_region.reset_offset)
+            shown = [word for line in lines for word in "".join(s.text for s in line).split()]
+            written = str(text.content).split()
+            if "Saves are kept in" in str(text.content):  # a long path breaks where it must
+                assert "".join(shown) == "".join(written)
+            else:  # every line breaks between words, and none is cut short
+                assert shown == written

@@ -26,6 +26,8 @@ from py2048.tui.storage import Storage, default_data_dir
 
 class Py2048App(App[int]):
     TITLE = "2048"
+    ENABLE_COMMAND_PALETTE = False
+    """Every command has its own key (the help lists them); the footer keeps its room for them."""
     BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in APP_KEYS]
 
     def __init__(

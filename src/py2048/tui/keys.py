@@ -34,7 +34,7 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("down,s,j", "move('down')", "Move down"),
     Key("left,a,h", "move('left')", "Move left"),
     Key("n,r", "new_game", "New game (asks first while a game is in progress)", "New game"),
-    Key("i", "hint", "Hint: the advised move and the expected value of each direction", "Hint"),
+    Key("i", "hint", "Hint: the best move, and the final score each move should lead to", "Hint"),
     Key("p", "autoplay", "Autoplay on / off; any move key takes over", "Autoplay"),
     Key("plus,equals_sign", "autoplay_speed(1)", "Autoplay faster"),
     Key("minus", "autoplay_speed(-1)", "Autoplay slower"),

@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 KEEP_GOING = "keep-going"
 NEW_GAME = "new-game"
+CANCEL = "cancel"
 
 
 class Dialog(ModalScreen[str | None]):
@@ -43,7 +44,8 @@ class Dialog(ModalScreen[str | None]):
     ]
 
     def __init__(self, title: str, message: str, choices: Sequence[tuple[str, str]]) -> None:
-        """``choices``: (id, label) for each button, the default choice first."""
+        """``choices``: (id, label) for each button, the default choice (focused, so Enter
+        chooses it) first."""
         super().__init__()
         self.title_text = title
         self.message = message
@@ -104,7 +106,8 @@ class GameOverScreen(Dialog):
 
 
 class ConfirmNewGameScreen(Dialog):
-    """Asked before a New game would throw away a game in progress."""
+    """Asked before a New game would throw away a game in progress. Keeping the game is the
+    default (Enter), as in the browser: only Y or the New game button throws it away."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", f"choose('{NEW_GAME}')", "Yes"),
@@ -115,7 +118,7 @@ class ConfirmNewGameScreen(Dialog):
         super().__init__(
             "Start a new game?",
             f"The game in progress (score {score:,}) will be lost.",
-            [(NEW_GAME, "New game (Y)"), ("cancel", "Keep playing (N)")],
+            [(CANCEL, "Keep playing (N)"), (NEW_GAME, "New game (Y)")],
         )
 
 

@@ -8,10 +8,11 @@ from autoplay with any move key.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -21,7 +22,7 @@ from textual.widgets import Digits, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from py2048.engine import Direction, MoveResult
-from py2048.solver.presets import DEFAULT_PRESET, PRESETS
+from py2048.solver.presets import PRESETS
 from py2048.tui.advisor import Advice, Advisor
 from py2048.tui.keys import GAME_KEYS
 from py2048.tui.screens.dialogs import (
@@ -33,14 +34,18 @@ from py2048.tui.screens.dialogs import (
     WinScreen,
 )
 from py2048.tui.session import Session
+from py2048.tui.settings import AUTOPLAY_SPEEDS, Settings
 from py2048.tui.widgets.advice import AdvicePanel
 from py2048.tui.widgets.board import Board
 from py2048.tui.widgets.scores import ScoreBox
 
 AUTOPLAY_DELAYS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
 """Seconds between autoplay moves, slowest first; the solver's own time comes on top."""
-DEFAULT_SPEED = 3
+assert len(AUTOPLAY_DELAYS) == AUTOPLAY_SPEEDS
 ADVICE_GROUP = "advice"
+MIN_WIDTH = 50
+MIN_HEIGHT = 20
+"""The smallest terminal the game lays out in; below it the screen says so instead."""
 
 
 class GameScreen(Screen[None]):
@@ -54,7 +59,18 @@ class GameScreen(Screen[None]):
     GameScreen.-narrow #layout { layout: vertical; }
     GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
     GameScreen.-narrow #title { display: none; }
-    GameScreen.-narrow #scores, GameScreen.-narrow AdvicePanel { width: 1fr; }
+    GameScreen.-narrow #scores { width: 18; }
+    GameScreen.-narrow AdvicePanel { width: 1fr; }
+    GameScreen #too-small {
+        display: none;
+        width: 100%;
+        height: 100%;
+        content-align: center middle;
+        text-align: center;
+        padding: 0 1;
+    }
+    GameScreen.-too-small #layout, GameScreen.-too-small Footer { display: none; }
+    GameScreen.-too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in GAME_KEYS]
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (64, "-wide")]
@@ -65,14 +81,27 @@ class GameScreen(Screen[None]):
         self.advisor = advisor
         self.notices = notices
         """(title, message) of each problem met while loading, shown over the board."""
-        self.preset = DEFAULT_PRESET
-        self.speed = DEFAULT_SPEED
+        self.settings = Settings.load(session.storage.directory)
+        """The autoplay speed and the solver's strength, kept beside the save."""
         self.autoplaying = False
         self._autoplay_timer: Timer | None = None
         self._position = 0
         """Counts every change of the board, so advice for an older board is ignored."""
 
+    @property
+    def preset(self) -> str:
+        return self.settings.strength
+
+    @property
+    def speed(self) -> int:
+        return self.settings.autoplay_speed
+
+    def _change_settings(self, **changes: object) -> None:
+        self.settings = replace(self.settings, **changes)
+        self.settings.save(self.session.storage.directory)
+
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small", markup=False)
         with Horizontal(id="layout"):
             with Vertical(id="board-area"):
                 yield Board()
@@ -97,6 +126,20 @@ class GameScreen(Screen[None]):
         for title, message in self.notices:
             self.app.push_screen(NoticeScreen(title, message))
 
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(too_small, "-too-small")
+        self.query_one("#too-small", Static).update(
+            f"The terminal is too small for 2048 ({width}x{height}).\n"
+            f"Make it at least {MIN_WIDTH}x{MIN_HEIGHT}. Q quits; the game is saved."
+        )
+
+    @property
+    def too_small(self) -> bool:
+        """The terminal is below the minimum size: the board is not shown, so nothing moves."""
+        return self.has_class("-too-small")
+
     # --- drawing ----------------------------------------------------------------------------
 
     def _draw(self, result: MoveResult | None = None) -> None:
@@ -117,7 +160,8 @@ class GameScreen(Screen[None]):
     def action_move(self, direction: str) -> None:
         """A move by the player: it takes over from autoplay."""
         self.stop_autoplay()
-        self._play(Direction.parse(direction))
+        if not self.too_small:
+            self._play(Direction.parse(direction))
 
     def _play(self, direction: Direction) -> bool:
         """Play ``direction``; False if it did not move the board."""
@@ -203,15 +247,20 @@ class GameScreen(Screen[None]):
         self.stop_autoplay()
 
     def action_autoplay_speed(self, step: int) -> None:
-        self.speed = min(max(self.speed + step, 0), len(AUTOPLAY_DELAYS) - 1)
+        speed = min(max(self.speed + step, 0), len(AUTOPLAY_DELAYS) - 1)
+        if speed != self.speed:
+            self._change_settings(autoplay_speed=speed)
         self.query_one(AdvicePanel).speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
 
     def action_next_strength(self) -> None:
         names = list(PRESETS)
-        self.preset = names[(names.index(self.preset) + 1) % len(names)]
+        self._change_settings(strength=names[(names.index(self.preset) + 1) % len(names)])
         self.query_one(AdvicePanel).preset = self.preset
 
     def _ask_advice(self, purpose: str) -> None:
+        if self.too_small:
+            self.stop_autoplay()
+            return
         panel = self.query_one(AdvicePanel)
         panel.problem = None
         if panel.advice is None:
@@ -242,15 +291,16 @@ class GameScreen(Screen[None]):
         if position != self._position:
             return
         panel.thinking = False
-        panel.advice = advice
+        panel.show(advice, self.session.game.score)
         if worker.name == "autoplay" and self.autoplaying:
             self._autoplay_move(advice)
 
     def _autoplay_move(self, advice: Advice) -> None:
+        score = self.session.game.score
         if advice.direction is None or not self._play(advice.direction):
             self.stop_autoplay()
             return
-        self.query_one(AdvicePanel).advice = advice
+        self.query_one(AdvicePanel).show(advice, score)
         if not self.autoplaying:
             return
         delay = AUTOPLAY_DELAYS[self.speed]

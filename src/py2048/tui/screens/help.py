@@ -1,4 +1,4 @@
-"""The help screen: the rules in two lines and every key."""
+"""The help screen: the rules in two lines and every key, wrapped to the terminal's width."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Grid, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from py2048.tui.keys import APP_KEYS, GAME_KEYS, key_labels
 
@@ -31,8 +31,16 @@ class HelpScreen(ModalScreen[None]):
         background: $surface;
         padding: 0 1;
     }
-    HelpScreen Static { margin: 0 0 1 0; }
-    HelpScreen DataTable { height: auto; }
+    HelpScreen .paragraph { margin: 0 0 1 0; }
+    HelpScreen Grid {
+        grid-size: 2;
+        grid-columns: 10 1fr;
+        grid-gutter: 0 1;
+        height: auto;
+        margin: 0 0 1 0;
+    }
+    HelpScreen Grid Static { height: auto; }
+    HelpScreen .keys { text-style: bold; color: $text-accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,enter", "app.pop_screen", "Close", show=False)
@@ -45,10 +53,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
             box.border_title = "2048: help (Esc closes)"
-            yield Static(RULES, markup=False)
-            table: DataTable[str] = DataTable(show_cursor=False, zebra_stripes=True)
-            table.add_columns("Keys", "Does")
-            for key in GAME_KEYS + APP_KEYS:
-                table.add_row(key_labels(key), key.help)
-            yield table
-            yield Static(f"Saves are kept in {self.data_dir}", markup=False)
+            yield Static(RULES, classes="paragraph", markup=False)
+            with Grid():
+                for key in GAME_KEYS + APP_KEYS:
+                    yield Static(key_labels(key), classes="keys", markup=False)
+                    yield Static(key.help, classes="does", markup=False)
+            yield Static(f"Saves are kept in {self.data_dir}", classes="paragraph", markup=False)

@@ -1,4 +1,10 @@
-"""The solver's panel: the advised move, the expected value of each direction, autoplay state."""
+"""The solver's panel: the advised move and what each move is worth, in a player's words, and
+the autoplay state. Every word the terminal game says about a hint is here.
+
+The search values each legal direction by the points the game is still expected to score after
+it, so the game's score plus that value is the final score the move leads to, and the
+difference from the advised move is what a weaker move gives up.
+"""
 
 from __future__ import annotations
 
@@ -25,9 +31,11 @@ class AdvicePanel(Widget):
     """
 
     preset: reactive[str] = reactive(DEFAULT_PRESET)
-    advice: reactive[Advice | None] = reactive(None)
-    thinking: reactive[bool] = reactive(False)
-    problem: reactive[str | None] = reactive(None)
+    advice: reactive[Advice | None] = reactive(None, layout=True)
+    score: reactive[int] = reactive(0)
+    """The game's score on the board the advice is for."""
+    thinking: reactive[bool] = reactive(False, layout=True)
+    problem: reactive[str | None] = reactive(None, layout=True)
     autoplay: reactive[bool] = reactive(False)
     speed: reactive[tuple[int, int]] = reactive((1, 1))
     """(level, number of levels) of the autoplay speed, drawn as a bar."""
@@ -41,12 +49,17 @@ class AdvicePanel(Widget):
         self.thinking = False
         self.problem = None
 
+    def show(self, advice: Advice, score: int) -> None:
+        """Show ``advice`` for a board whose game has scored ``score``."""
+        self.score = score
+        self.advice = advice
+
     def render(self) -> RenderResult:
         lines: list[Content] = []
         if self.problem:
             lines.append(Content.styled(self.problem, "$error"))
         elif self.advice is not None:
-            lines += _advice_lines(self.advice)
+            lines += advice_lines(self.advice, self.score)
         elif self.thinking:
             lines.append(Content.styled("Thinking…", "italic"))
         else:
@@ -57,15 +70,28 @@ class AdvicePanel(Widget):
         return Content("\n").join(lines)
 
 
-def _advice_lines(advice: Advice) -> list[Content]:
+def advice_lines(advice: Advice, score: int) -> list[Content]:
+    """The advice as the panel says it: the best move, then each legal move's final score and
+    what it gives up against the best, then (when the advice says) how far the search looked."""
     if advice.direction is None:
         return [Content("No move left")]
-    lines = [Content.styled(f"Advised: {ARROWS[advice.direction]} {advice.direction}", "bold")]
-    ranked = sorted(advice.values.items(), key=lambda item: item[1], reverse=True)
-    figures = {direction: f"{value:,.0f}" for direction, value in ranked}
+    final = {d: round(score + value) for d, value in advice.values.items()}
+    best = final[advice.direction]
+    lines = [
+        Content.styled(f"Best move: {ARROWS[advice.direction]} {advice.direction}", "bold"),
+        Content.styled("Final score after each:", "dim"),
+    ]
+    ranked = sorted(advice.values, key=lambda d: (d == advice.direction, advice.values[d]))
+    figures = {direction: f"{final[direction]:,}" for direction in reversed(ranked)}
     width = max(len(figure) for figure in figures.values())
     for direction, figure in figures.items():
+        behind = best - final[direction]
+        compare = f"-{behind:,}" if behind > 0 else "best"
         style = "bold $success" if direction == advice.direction else ""
-        line = f"{ARROWS[direction]} {direction!s:<6}{figure:>{width}}"
+        line = f"{ARROWS[direction]} {direction!s:<5} {figure:>{width}}  {compare}"
         lines.append(Content.styled(line, style))
+    depth = getattr(advice, "depth", None)
+    elapsed = getattr(advice, "elapsed_ms", None)
+    if depth is not None and depth >= 0 and elapsed is not None:
+        lines.append(Content.styled(f"{depth + 1} moves ahead, {elapsed:.1f} ms", "dim"))
     return lines
