@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -14,6 +15,7 @@ from starlette.types import Receive, Scope, Send
 
 from py2048 import Game
 from py2048.engine.save import MAX_MOVES
+from py2048.web import create_app
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from tests.web.conftest import LiveServer
 
@@ -49,7 +51,7 @@ MALFORMED = {
     "single quotes": b"{'state': 1}",
     "trailing comma": b'{"direction": "up",}',
     "not utf-8": b'{"direction": "\xff\xfe"}',
-    "nested too deep": b"[" * 100_000 + b"]" * 100_000,
+    "utf-16": '{"seed": 1}'.encode("utf-16"),
     "number with 5000 digits": b'{"seed": ' + b"9" * 5000 + b"}",
 }
 
@@ -58,6 +60,84 @@ MALFORMED = {
 def test_malformed_json_is_400(http: httpx.Client, body: bytes) -> None:
     for path in ("/api/new", "/api/move", "/api/hint", "/api/keep-going"):
         assert_clear_error(http.post(path, content=body, headers=JSON), 400, "not valid JSON")
+
+
+def nested_lists(size: int) -> bytes:
+    """The probe's attack: a body of many small nested lists, about ``size`` bytes."""
+    unit = b"[[[[[[[[[[[]]]]]]]]]]]"
+    return b'{"seed": 1, "x": [' + b",".join([unit] * (size // (len(unit) + 1))) + b"]}"
+
+
+SHAPELESS = {
+    "nested too deep": (b"[" * 100_000 + b"]" * 100_000, "lists and objects"),
+    "many nested lists": (nested_lists(MAX_BODY_BYTES - 100), "lists and objects"),
+    "many items": (b'{"seed": [' + b"1," * 100_000 + b"1]}", "items"),
+    "many keys": (b"{" + b",".join(b'"k%d": 1' % i for i in range(5000)) + b"}", "items"),
+}
+
+
+@pytest.mark.parametrize(("body", "fragment"), SHAPELESS.values(), ids=SHAPELESS.keys())
+def test_a_body_shaped_like_no_request_is_400_before_it_is_parsed(
+    http: httpx.Client, body: bytes, fragment: str
+) -> None:
+    assert len(body) <= MAX_BODY_BYTES
+    for path in ("/api/new", "/api/move", "/api/check", "/api/hint"):
+        assert_clear_error(http.post(path, content=body, headers=JSON), 400, fragment)
+
+
+def asgi_seconds(app: Any, body: bytes) -> float:
+    """The CPU time one POST /api/new of ``body`` takes through the whole app (no sockets)."""
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/new",
+        "raw_path": b"/api/new",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"127.0.0.1:2048"),
+            *[(k.encode(), v.encode()) for k, v in JSON.items()],
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 2048),
+    }
+    started = time.process_time()
+    asyncio.run(app(scope, receive, send))
+    return time.process_time() - started
+
+
+def test_the_nested_lists_attack_costs_the_server_milliseconds_not_a_stall() -> None:
+    # It cost 280-415 ms of event-loop time when the body was parsed first (garbage collection).
+    app = create_app()
+    body = nested_lists(MAX_BODY_BYTES - 100)
+    assert min(asgi_seconds(app, body) for _ in range(5)) < 0.02
+
+
+def test_the_longest_game_fits_the_body_limit_and_the_limit_is_not_much_more() -> None:
+    board = [[131072, 131072, 131072, 131072], [131072] * 4, [65536] * 4, [65536, 65536, 65536, 0]]
+    state = Game.from_board(board, score=0, seed=2**53 - 1).to_dict()
+    state |= {"moves": MAX_MOVES, "history": "L" * MAX_MOVES, "score": 10**7}
+    largest = json.dumps({"state": state, "preset": "balanced"}, indent=4).encode()
+    assert len(largest) < MAX_BODY_BYTES < 1.2 * len(largest)
+
+
+def test_the_largest_request_passes_the_shape_limits(http: httpx.Client) -> None:
+    board = [[131072, 131072, 131072, 131072], [65536, 0, 0, 0], [0] * 4, [0] * 4]
+    state = Game.from_board(board, seed=1).to_dict()
+    state |= {"moves": MAX_MOVES, "history": "L" * MAX_MOVES}
+    body = json.dumps({"state": state, "direction": "up"}, indent=4)
+    assert http.post("/api/check", content=body, headers=JSON).status_code == 422  # direction
+    assert http.post("/api/move", content=body, headers=JSON).json()["moved"] is False
 
 
 BAD_MOVES: dict[str, tuple[Any, str]] = {
@@ -156,6 +236,60 @@ def test_a_body_not_sent_as_json_is_415_saying_how_to_send_it(
     assert_clear_error(response, 415, "Content-Type: application/json", content_type.split(";")[0])
 
 
+@pytest.mark.parametrize(
+    ("headers", "fragment"),
+    [
+        ({}, "no Content-Type"),
+        ({"content-type": ""}, "not an empty Content-Type"),
+        ({"content-type": "application/json; charset=utf-16"}, "UTF-8"),
+        ({"content-type": "application/json; charset=latin-1"}, "UTF-8"),
+    ],
+    ids=["missing", "empty", "utf-16", "latin-1"],
+)
+def test_a_body_without_a_json_content_type_in_utf_8_is_415(
+    server_url: str, headers: dict[str, str], fragment: str
+) -> None:
+    body = json.dumps({"seed": 1}).encode()
+    request = httpx.Request("POST", f"{server_url}/api/new", content=body, headers=headers)
+    request.headers.pop("content-type", None)  # httpx adds none for bytes; be sure
+    request.headers.update(headers)
+    with httpx.Client() as client:
+        assert_clear_error(client.send(request), 415, fragment)
+
+
+def test_json_types_with_a_utf_8_charset_are_read(http: httpx.Client) -> None:
+    for content_type in ("application/json; charset=UTF-8", "application/vnd.api+json"):
+        response = http.post(
+            "/api/new", content='{"seed": 3}', headers={"content-type": content_type}
+        )
+        assert response.status_code == 200, content_type
+    assert http.post("/api/new").status_code == 200, "no body needs no Content-Type"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('{"seed": 1, "seed": 2}', "seed"),
+        ('{"state": STATE, "direction": "up", "direction": "down"}', "direction"),
+        ('{"state": STATE_SCORE_TWICE, "direction": "up"}', "state.score"),
+    ],
+    ids=["top level", "a request field", "a save field"],
+)
+def test_a_key_given_twice_is_422_naming_it(http: httpx.Client, body: str, field: str) -> None:
+    state = json.dumps(STATE)
+    body = body.replace("STATE_SCORE_TWICE", state.replace('"score": 0', '"score": 0, "score": 8'))
+    body = body.replace("STATE", state)
+    path = "/api/new" if field == "seed" else "/api/move"
+    response = http.post(path, content=body, headers=JSON)
+    assert_clear_error(response, 422, f"{field}: given more than once")
+
+
+@pytest.mark.parametrize("field", ["version", "score", "moves", "seed"])
+def test_true_is_not_a_number_anywhere(http: httpx.Client, field: str) -> None:
+    response = http.post("/api/check", json={"state": {**STATE, field: True}})
+    assert_clear_error(response, 422, f"state.{field}")
+
+
 def test_a_json_body_of_the_wrong_shape_is_still_422(http: httpx.Client) -> None:
     for content_type in ("application/json", "application/json; charset=utf-8"):
         response = http.post("/api/new", content="[]", headers={"content-type": content_type})
@@ -167,28 +301,28 @@ def test_wrong_method_and_unknown_path_are_clear(http: httpx.Client) -> None:
     assert_clear_error(http.post("/api/teleport", json={}), 404, "Not Found")
 
 
-def test_a_declared_body_over_1_mib_is_413_without_being_read(server_url: str) -> None:
+def test_a_declared_body_over_the_limit_is_413_without_being_read(server_url: str) -> None:
     """The server answers from the Content-Length alone, before the client sends the body."""
     host, port = server_url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         sock.sendall(
-            b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 50000000\r\n\r\n"
+            f"POST /api/move HTTP/1.1\r\nHost: {host}:{port}\r\n".encode()
+            + b"Content-Type: application/json\r\nContent-Length: 50000000\r\n\r\n"
         )
         reply = sock.recv(4096).decode()
     assert reply.startswith("HTTP/1.1 413")
     assert "larger than the limit" in reply
 
 
-def test_a_body_over_1_mib_sent_whole_is_413(http: httpx.Client) -> None:
+def test_a_body_over_the_limit_sent_whole_is_413(http: httpx.Client) -> None:
     response = http.post("/api/move", content=b" " * (2 * MAX_BODY_BYTES), headers=JSON)
     assert_clear_error(response, 413, "larger than the limit")
 
 
-def test_a_streamed_body_over_1_mib_is_413(http: httpx.Client) -> None:
+def test_a_streamed_body_over_the_limit_is_413(http: httpx.Client) -> None:
     def chunks() -> Iterator[bytes]:
         for _ in range(40):
-            yield b" " * 65536  # 2.5 MiB in all, with no Content-Length
+            yield b" " * 65536  # 2.5 MiB in all (over the limit), with no Content-Length
 
     try:
         response = http.post("/api/move", content=chunks(), headers=JSON)
@@ -197,7 +331,7 @@ def test_a_streamed_body_over_1_mib_is_413(http: httpx.Client) -> None:
     assert_clear_error(response, 413, "larger than the limit")
 
 
-def test_a_body_of_exactly_1_mib_is_read(http: httpx.Client) -> None:
+def test_a_body_of_exactly_the_limit_is_read(http: httpx.Client) -> None:
     body = json.dumps({"state": STATE, "direction": "up"})
     padded = body + " " * (MAX_BODY_BYTES - len(body))
     assert len(padded) == MAX_BODY_BYTES

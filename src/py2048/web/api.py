@@ -34,16 +34,24 @@ from py2048.web.models import (
 )
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorResponse, "description": "Malformed JSON"},
+    400: {
+        "model": ErrorResponse,
+        "description": "Malformed JSON, not UTF-8, or more lists, objects or items than any "
+        "request holds",
+    },
     408: {
         "model": ErrorResponse,
         "description": f"The body did not arrive within {BODY_TIMEOUT_S:g} s",
     },
     413: {"model": ErrorResponse, "description": f"Request body over {MAX_BODY_BYTES} bytes"},
+    415: {
+        "model": ErrorResponse,
+        "description": "The body was not sent as Content-Type: application/json in UTF-8",
+    },
     422: {
         "model": ErrorResponse,
-        "description": "A field is missing or malformed, or the save is inconsistent "
-        "(the message names the field)",
+        "description": "A field is missing, malformed or given twice, or the save is "
+        "inconsistent (the message names the field)",
     },
 }
 
@@ -77,8 +85,8 @@ async def new_game(body: Annotated[NewGameRequest | None, Body()] = None) -> dic
     responses={
         400: {
             "model": ErrorResponse,
-            "description": f"Malformed JSON, or the game has made {MAX_MOVES} moves, the most "
-            "a save can hold",
+            "description": "Malformed JSON, not UTF-8, or more lists, objects or items than any "
+            f"request holds; or the game has made {MAX_MOVES} moves, the most a save can hold",
         }
     },
 )

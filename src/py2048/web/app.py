@@ -12,17 +12,21 @@ from fastapi_offline import FastAPIOffline
 
 from py2048 import __version__
 from py2048.web import api, pages
+from py2048.web.body import MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
 from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService, warm_up_in_background
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 2048 by the official rules. The server keeps no session: the browser keeps the game as the
 engine's save object and sends it with each request; every rule runs in the engine.
 
-Every error is a 4xx with `{"detail": "<message naming the field>"}`. Request bodies over
-1 MiB get 413; a body sent as anything but `Content-Type: application/json` gets 415.
+Every error is a 4xx with `{{"detail": "<message naming the field>"}}`. Request bodies over
+{MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB, room for the longest game) get 413; a
+body sent as anything but `Content-Type: application/json` in UTF-8 (or with no Content-Type)
+gets 415; a body holding more than {MAX_CONTAINERS} lists and objects gets 400, and one that
+gives a key twice gets 422.
 """
 
 
@@ -50,7 +54,7 @@ def create_app(*, hints: HintService | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hints = hints or HintService()
-    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)
     install_error_handlers(app)
     app.include_router(api.router)

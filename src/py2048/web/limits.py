@@ -3,28 +3,41 @@
 A body over the limit is refused from its Content-Length alone when it declares one, and
 otherwise as soon as the bytes read pass the limit, so the server never holds more than
 ``max_bytes`` of one request. A body that stalls gets a 408 instead of a worker waiting forever.
+A whole body can then be inspected before the app parses it (see :mod:`py2048.web.body`).
+
+The limit is sized to the largest request a game can make: a save at the move cap, whose
+history holds 262144 letters, is about 263 KB; 288 KiB leaves room for whitespace.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-MAX_BODY_BYTES = 1 << 20
+MAX_BODY_BYTES = 288 * 1024
 BODY_TIMEOUT_S = 10.0
+
+Inspect = Callable[[Scope, bytes], tuple[int, str] | None]
+"""Looks at a whole body before the app does: ``(status, detail)`` refuses it, None passes."""
 
 
 class BodyLimitMiddleware:
     """Reads each HTTP request body up to ``max_bytes`` and hands it on; refuses the rest."""
 
     def __init__(
-        self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES, timeout_s: float = BODY_TIMEOUT_S
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        timeout_s: float = BODY_TIMEOUT_S,
+        inspect: Inspect | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
+        self.inspect = inspect
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -53,6 +66,10 @@ class BodyLimitMiddleware:
         except TimeoutError:
             await _refuse(send, 408, f"the request body did not arrive within {self.timeout_s:g} s")
             return
+        refusal = None if self.inspect is None else self.inspect(scope, bytes(body))
+        if refusal is not None:
+            await _refuse(send, *refusal, close=False)
+            return
 
         replayed = False
 
@@ -78,17 +95,14 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _refuse(send: Send, status: int, detail: str) -> None:
+async def _refuse(send: Send, status: int, detail: str, *, close: bool = True) -> None:
+    """Answer ``{"detail": ...}``; ``close`` when the rest of the body was never read."""
     body = json.dumps({"detail": detail}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -11,23 +11,25 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from py2048.engine import Game
 from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
 from py2048.engine.rng import SEED_LIMIT
-from py2048.engine.save import MAX_MOVES, max_score
+from py2048.engine.save import MAX_MOVES, MAX_SCORE
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
 
 DirectionName = Literal["up", "right", "down", "left"]
 PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]  # the solver's presets
 
 TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
-MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
-"""No board can carry more points than sixteen 131072 tiles (a bound; the engine is exact)."""
 
 
 def _integral(value: object) -> object:
-    """2.0 -> 2: JSON Schema's "integer" admits a number with no fractional part."""
+    """2.0 -> 2: JSON Schema's "integer" admits a number with no fractional part; true and
+    false are not numbers (a Literal[1] would otherwise take true, which equals 1 in Python)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
