@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +49,35 @@ def test_a_bad_value_is_reported_in_words_not_by_an_internal_name(
     assert error == (
         "2048 bench: error: argument --games: expected a whole number of 1 or more, got 'ten'"
     )
+
+
+def typed_options() -> list[tuple[str, str]]:
+    """Every (command, option) of the command line whose value goes through a type."""
+    found = []
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, subparser in [("", parser), *commands.choices.items()]:
+        for action in subparser._actions:
+            if action.type is not None and action.option_strings:
+                found.append((name, action.option_strings[-1]))
+    return found
+
+
+@pytest.mark.parametrize(("command", "option"), typed_options())
+def test_every_bad_value_is_reported_under_the_option_as_typed_in_words(
+    capsys: pytest.CaptureFixture[str], command: str, option: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main([*([command] if command else []), option, "?"])
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert f"error: argument {option}: " in error
+    assert not re.search(r"\b_\w", error), f"an internal name in: {error}"
+
+
+def test_a_port_out_of_range_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "70000"])
+    assert "expected a port number from 0 to 65535" in capsys.readouterr().err
 
 
 LOADED = """

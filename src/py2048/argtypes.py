@@ -20,6 +20,19 @@ def non_negative_int(text: str) -> int:
     return _whole_number(text, 0)
 
 
+def port_number(text: str) -> int:
+    """A TCP port: a whole number from 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected a port number from 0 to 65535 (0 picks a free one), got {text!r}"
+        )
+    return value
+
+
 def _whole_number(text: str, least: int) -> int:
     try:
         value = int(text)

@@ -16,6 +16,7 @@ from py2048.web.body import MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
 from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService, warm_up_in_background
+from py2048.web.hosts import HostCheckMiddleware, HostPolicy
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 
 DESCRIPTION = f"""\
@@ -28,6 +29,7 @@ body sent as anything but `Content-Type: application/json` in UTF-8 (or with no 
 gets 415; a body holding more than {MAX_CONTAINERS} lists and objects gets 400, and one that
 gives a key twice gets 422.
 """
+_LOOPBACK = HostPolicy.loopback()
 
 
 # Browsers refuse JavaScript modules served as text/plain, which is what the Windows registry
@@ -36,8 +38,14 @@ for _type, _suffix in (("text/javascript", ".js"), ("text/css", ".css")):
     mimetypes.add_type(_type, _suffix)
 
 
-def create_app(*, hints: HintService | None = None) -> FastAPI:
-    """A new app; ``hints`` runs the solver searches (default: one worker per core but one)."""
+def create_app(
+    *, hints: HintService | None = None, hosts: HostPolicy | None = _LOOPBACK
+) -> FastAPI:
+    """A new app; ``hints`` runs the solver searches (default: one worker per core but one).
+
+    ``hosts``: the Host headers it answers (see :mod:`py2048.web.hosts`); by default the names
+    of this machine at any port; None answers every one.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,8 +62,11 @@ def create_app(*, hints: HintService | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hints = hints or HintService()
+    # The last added runs first: the Host is checked before anything else.
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)
+    if hosts is not None:
+        app.add_middleware(HostCheckMiddleware, policy=hosts)
     install_error_handlers(app)
     app.include_router(api.router)
     app.include_router(api.health_router)

@@ -6,30 +6,44 @@ import errno
 import ipaddress
 import os
 import socket
+import sys
 import threading
 import webbrowser
+from collections.abc import Iterable, Sequence
 
 import uvicorn
 
 from py2048.web.app import create_app
+from py2048.web.connections import HeadTimeoutProtocol
+from py2048.web.hosts import HostPolicy
 
 SHUTDOWN_GRACE_S = 3
 _ANY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
+_ROUTE_PROBES = ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1"))
+"""Documentation addresses: connecting a UDP socket toward one sends nothing, and tells which
+of this machine's addresses its default route would use."""
 
 
-def serve(host: str = "127.0.0.1", port: int = 2048, open_browser: bool = True) -> None:
-    """Serve the game until Ctrl-C. Raises ValueError when the address cannot be used."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 2048,
+    open_browser: bool = True,
+    allow_hosts: Sequence[str] = (),
+) -> None:
+    """Serve the game until Ctrl-C. Raises ValueError when the address cannot be used.
+
+    On a loopback address the server answers only requests addressed to this machine's names
+    (and ``allow_hosts``); on any other it warns that the network can reach it, and where.
+    """
     listener = listen(host, port)
-    url = browser_url(host, listener.getsockname()[1])
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(),
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
-        )
-    )
+    address, bound_port = listener.getsockname()[:2]
+    url = browser_url(host, bound_port)
+    local = is_loopback(address)
+    hosts = HostPolicy.loopback(bound_port, allow_hosts, address) if local else None
+    server = uvicorn.Server(server_config(create_app(hosts=hosts)))
     print(f"py2048: the game is at {url}  (Ctrl-C to stop)", flush=True)
+    if not local:
+        print(network_warning(host, bound_port, reachable_addresses(address)), file=sys.stderr)
     if open_browser:
         threading.Thread(target=open_in_browser, args=(url,), daemon=True).start()
     try:
@@ -39,6 +53,71 @@ def serve(host: str = "127.0.0.1", port: int = 2048, open_browser: bool = True) 
     finally:
         listener.close()
     print("py2048: stopped", flush=True)
+
+
+def server_config(app: object) -> uvicorn.Config:
+    """How ``2048 serve`` runs ``app``: quiet, a deadline on request heads, a short shutdown."""
+    return uvicorn.Config(
+        app,  # type: ignore[arg-type]
+        http=HeadTimeoutProtocol,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+    )
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def reachable_addresses(address: str) -> list[str]:
+    """The addresses other machines may reach a server bound to ``address`` at: the address
+    itself, or for a wildcard this machine's addresses (loopback and link-local left out)."""
+    if address not in _ANY_ADDRESS:
+        return [address]
+    families = {socket.AF_INET} if address == "0.0.0.0" else {socket.AF_INET, socket.AF_INET6}
+    found: list[str] = []
+    candidates: list[str] = []
+    for family, probe in _ROUTE_PROBES:
+        if family in families:
+            try:
+                with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                    udp.connect((probe, 9))
+                    candidates.append(udp.getsockname()[0])
+            except OSError:
+                pass
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
+    except OSError:
+        infos = []
+    candidates += [str(info[4][0]) for info in infos if info[0] in families]
+    for candidate in candidates:
+        try:
+            ip = ipaddress.ip_address(candidate.split("%")[0])
+        except ValueError:
+            continue
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def network_warning(host: str, port: int, addresses: Iterable[str]) -> str:
+    """What ``2048 serve`` says when it listens beyond this machine."""
+    where = "every network interface" if host in _ANY_ADDRESS else host
+    urls = [browser_url(address, port) for address in addresses]
+    reach = (
+        f"It answers at {', '.join(urls)}"
+        if urls
+        else "It answers at this machine's network addresses"
+    )
+    return (
+        f"py2048: warning: listening on {where}, not only on this machine: anyone who can reach "
+        f"this computer over the network can play, ask for hints and use its processors. "
+        f"{reach}. To keep the game to this machine, leave out --host (or use --host 127.0.0.1)."
+    )
 
 
 def listen(host: str, port: int) -> socket.socket:
