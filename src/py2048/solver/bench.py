@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -141,6 +143,10 @@ def _played_in_processes(settings: BenchSettings, seeds: range) -> Iterator[Game
         yield from pool.imap_unordered(partial(play_one, settings=settings), seeds)
 
 
+RAY_CONNECT_TIMEOUT_S = 30.0
+"""How long ``--ray ADDRESS`` waits for the cluster to answer (Ray itself retries for minutes)."""
+
+
 def _played_on_ray(settings: BenchSettings, seeds: range) -> Iterator[GameRecord]:
     try:
         import ray
@@ -148,11 +154,7 @@ def _played_on_ray(settings: BenchSettings, seeds: range) -> Iterator[GameRecord
         raise ValueError("--ray needs Ray: pip install 'py2048[ray]'") from exc
     connected_here = not ray.is_initialized()
     if connected_here:
-        try:
-            ray.init(address=settings.ray_address, logging_level="ERROR", log_to_driver=False)
-        except ConnectionError as exc:
-            message = f"cannot reach the Ray cluster at {settings.ray_address}: {exc}"
-            raise ValueError(message) from exc
+        connect_to_ray(str(settings.ray_address))
     try:
         remote = ray.remote(num_cpus=1)(play_one)
         pending = [remote.remote(seed, settings) for seed in seeds]
@@ -162,6 +164,54 @@ def _played_on_ray(settings: BenchSettings, seeds: range) -> Iterator[GameRecord
     finally:
         if connected_here:
             ray.shutdown()
+
+
+def connect_to_ray(address: str, timeout_s: float = RAY_CONNECT_TIMEOUT_S) -> None:
+    """``ray.init(address)``, or ValueError within ``timeout_s`` saying the cluster is not there.
+
+    An address that refuses connections is reported at once, before Ray is started. Otherwise
+    ``ray.init`` runs on a helper thread: given an address where no Ray cluster answers it
+    retries for minutes, so after ``timeout_s`` the bench gives up and leaves the thread behind.
+    """
+    import ray
+
+    where = _host_and_port(address)
+    if where is not None:
+        try:
+            socket.create_connection(where, timeout=min(5.0, timeout_s)).close()
+        except OSError as exc:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+            raise ValueError(
+                f"cannot reach the Ray cluster at {address}: {reason.lower()} "
+                "(is it running? `ray start --head` prints its address)"
+            ) from None
+    # Ray's own retries would print a warning every few seconds while the bench waits.
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
+    outcome: list[BaseException | None] = []
+
+    def connect() -> None:
+        try:
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    helper = threading.Thread(target=connect, name="py2048-ray-connect", daemon=True)
+    helper.start()
+    helper.join(timeout_s)
+    if not outcome:
+        raise ValueError(f"no Ray cluster answered at {address} within {timeout_s:g} s")
+    if outcome[0] is not None:
+        raise ValueError(f"cannot reach the Ray cluster at {address}: {outcome[0]}")
+
+
+def _host_and_port(address: str) -> tuple[str, int] | None:
+    """``"10.0.0.5:6379"``, ``"ray://[::1]:10001"`` -> (host, port); None for ``"auto"`` and
+    other forms Ray resolves itself."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port)
 
 
 def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Summary) -> dict:
