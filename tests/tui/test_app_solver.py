@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -260,3 +261,30 @@ async def test_unreadable_settings_mean_the_defaults(data_dir: Path, content: st
         await pilot.pause()
         screen = game_screen(app)
         assert (screen.speed, screen.preset) == (DEFAULT_SPEED, DEFAULT_PRESET)
+
+
+@dataclass(frozen=True)
+class TableAdvice:
+    direction: Direction | None
+    values: dict[Direction, float]
+    source: str = "table"
+    table_target: int = 256
+
+
+async def test_a_hint_from_an_endgame_table_speaks_of_chances(data_dir: Path) -> None:
+    def advisor(board: list[list[int]], preset: str) -> TableAdvice:
+        return TableAdvice(Direction.LEFT, {Direction.LEFT: 0.8734, Direction.DOWN: 0.8012})
+
+    write_save(data_dir, Game.from_board([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0] * 4]))
+    app = Py2048App(data_dir=data_dir, advisor=advisor)
+    async with app.run_test() as pilot:
+        await pilot.press("i")
+        await wait_until(pilot, lambda: panel_of(app).advice is not None, "the hint")
+        lines = str(panel_of(app).render()).splitlines()
+    assert lines[:5] == [
+        "Best move: ← left",
+        "Chance of making 256:",
+        "← left  87.3%  best",
+        "↓ down  80.1%  -7.2",
+        "from an endgame table",
+    ]

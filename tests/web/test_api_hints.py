@@ -76,6 +76,8 @@ def test_moves_are_answered_while_a_hint_is_being_searched(
         "values": {"left": 1.0, "up": 0.5},
         "depth": 2,
         "elapsed_ms": 3.0,
+        "source": "search",
+        "table_target": None,
     }
 
 
@@ -111,3 +113,18 @@ def test_hints_wait_their_turn_up_to_the_waiting_limit(monkeypatch: pytest.Monke
             blocking.release.set()
         assert refused.status_code == 429
         assert [f.result(timeout=WAIT_S).status_code for f in [first, *waiting]] == [200] * 3
+
+
+def test_an_endgame_tables_answer_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page words a table's answer (chances of a tile) apart from the search's (points)."""
+    import py2048.solver
+    from py2048.engine import Direction
+    from py2048.web.hints import search
+
+    answer = py2048.solver.Hint(
+        Direction.LEFT, {Direction.LEFT: 0.9}, 0, 0.1, 0, "ntuple", "table", "snake8-256", 256
+    )
+    monkeypatch.setattr(py2048.solver, "best_move", lambda board, preset: answer)
+    advice = search([[0] * 4] * 4, "fast")
+    assert (advice.direction, advice.values) == ("left", {"left": 0.9})
+    assert (advice.source, advice.table_target) == ("table", 256)

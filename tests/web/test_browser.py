@@ -408,6 +408,30 @@ def test_the_hint_speaks_of_final_scores_and_points_given_up(session: Session) -
     assert "Moves looked ahead: 3 (search depth 2), in 0.4 ms" in how
 
 
+def test_a_hint_from_an_endgame_table_speaks_of_chances(session: Session) -> None:
+    """Where an endgame table answers, its values are chances of building its tile, and the
+    hint says so instead of speaking of final scores."""
+    answer = {
+        "direction": "left",
+        "values": {"left": 0.8734, "down": 0.8012},
+        "depth": 0,
+        "elapsed_ms": 0.05,
+        "source": "table",
+        "table_target": 256,
+    }
+    session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))
+    session.open(prepared(OPEN_BOARD, score=16))
+    session.page.click("#hint")
+    session.page.wait_for_selector("#hint-panel", state="visible")
+    rows = hint_rows(session)
+    assert rows["left"] == ["← left", "87.3%", "best"]
+    assert rows["down"] == ["↓ down", "80.1%", "7.2 points lower"]
+    columns = session.page.locator(".hint-values thead th").all_inner_texts()
+    assert columns == ["Move", "Chance of 256", "Against the best"]
+    session.page.click(".hint-details summary")
+    assert "endgame table" in session.page.inner_text("#hint-how")
+
+
 def test_the_hint_follows_a_change_of_language(session: Session) -> None:
     answer = {"direction": "down", "values": {"down": 1000.0}, "depth": 0, "elapsed_ms": 0.1}
     session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))

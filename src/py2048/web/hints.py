@@ -40,6 +40,9 @@ class Advice:
     values: dict[str, float]
     depth: int
     elapsed_ms: float
+    source: str = "search"
+    """"search" (values: points still to come) or "table" (values: chances of table_target)."""
+    table_target: int | None = None
 
 
 def search(board: list[list[int]], preset: str) -> Advice:
@@ -49,7 +52,14 @@ def search(board: list[list[int]], preset: str) -> Advice:
     hint = best_move(board, preset=preset)
     values = {str(Direction(d)): float(v) for d, v in hint.values.items() if math.isfinite(v)}
     direction = None if hint.direction is None else str(Direction(hint.direction))
-    return Advice(direction, values, int(hint.depth), float(hint.elapsed_ms))
+    return Advice(
+        direction,
+        values,
+        int(hint.depth),
+        float(hint.elapsed_ms),
+        source=hint.source,
+        table_target=hint.table_target,
+    )
 
 
 def _lower_thread_priority() -> None:

@@ -184,6 +184,12 @@ class HintResponse(BaseModel):
         ge=-1, description="depth searched (dN looks N+1 player moves ahead); -1: no move left"
     )
     elapsed_ms: float = Field(ge=0, description="time the search took")
+    source: Literal["search", "table"] = Field(
+        "search",
+        description='"search": values are the points still to come after each move; "table": '
+        "an endgame table answered, and values are the chances (0 to 1) of making table_target",
+    )
+    table_target: int | None = Field(None, description="the tile a table's chances are about")
 
 
 class PresetInfo(BaseModel):

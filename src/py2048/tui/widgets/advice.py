@@ -71,27 +71,39 @@ class AdvicePanel(Widget):
 
 
 def advice_lines(advice: Advice, score: int) -> list[Content]:
-    """The advice as the panel says it: the best move, then each legal move's final score and
-    what it gives up against the best, then (when the advice says) how far the search looked."""
+    """The advice as the panel says it: the best move, then each legal move's figure and what it
+    gives up against the best, then who answered. The search's figure is the final score the
+    move leads to; an endgame table's (``source`` "table") the chance of building its tile."""
     if advice.direction is None:
         return [Content("No move left")]
-    final = {d: round(score + value) for d, value in advice.values.items()}
-    best = final[advice.direction]
+    by_table = getattr(advice, "source", "search") == "table"
+    if by_table:
+        target = getattr(advice, "table_target", None)
+        figure_of = {d: round(value * 100, 1) for d, value in advice.values.items()}
+        heading = f"Chance of making {target}:"
+        show, behind_text = "{:.1f}%".format, "-{:.1f}".format
+    else:
+        figure_of = {d: round(score + value) for d, value in advice.values.items()}
+        heading = "Final score after each:"
+        show, behind_text = "{:,}".format, "-{:,}".format
+    best = figure_of[advice.direction]
     lines = [
         Content.styled(f"Best move: {ARROWS[advice.direction]} {advice.direction}", "bold"),
-        Content.styled("Final score after each:", "dim"),
+        Content.styled(heading, "dim"),
     ]
     ranked = sorted(advice.values, key=lambda d: (d == advice.direction, advice.values[d]))
-    figures = {direction: f"{final[direction]:,}" for direction in reversed(ranked)}
+    figures = {direction: show(figure_of[direction]) for direction in reversed(ranked)}
     width = max(len(figure) for figure in figures.values())
     for direction, figure in figures.items():
-        behind = best - final[direction]
-        compare = f"-{behind:,}" if behind > 0 else "best"
+        behind = round(best - figure_of[direction], 1)
+        compare = behind_text(behind) if behind > 0 else "best"
         style = "bold $success" if direction == advice.direction else ""
         line = f"{ARROWS[direction]} {direction!s:<5} {figure:>{width}}  {compare}"
         lines.append(Content.styled(line, style))
     depth = getattr(advice, "depth", None)
     elapsed = getattr(advice, "elapsed_ms", None)
-    if depth is not None and depth >= 0 and elapsed is not None:
+    if by_table:
+        lines.append(Content.styled("from an endgame table", "dim"))
+    elif depth is not None and depth >= 0 and elapsed is not None:
         lines.append(Content.styled(f"{depth + 1} moves ahead, {elapsed:.1f} ms", "dim"))
     return lines

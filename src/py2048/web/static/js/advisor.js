@@ -28,34 +28,48 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * The solver's advice in a player's words: every text of the hint is made here, and the view
  * only places it. With `t` (labels) and `number` (the language's number format).
  *
- * The search values each legal direction by the points the game is still expected to score
- * after it, so the game's `score` plus that value is the final score the move leads to, and
- * the difference from the advised move is what a weaker move gives up.
+ * Who answered decides what a direction's value means. The search (`source` "search") values it
+ * by the points the game is still expected to score after it, so the game's `score` plus that
+ * value is the final score the move leads to, and the difference from the advised move is what
+ * a weaker move gives up. An endgame table (`source` "table") values it by the chance that best
+ * play builds `table_target` from there.
  */
 export function describeAdvice(advice, score, t, number) {
   const { direction, values } = advice;
   if (!direction) return { move: t("hint.none"), columns: [], rows: [], how: "" };
-  const finalScore = (name) => Math.round(score + values[name]);
+  const byTable = advice.source === "table";
+  // What each legal direction shows, and how far behind the best it is, in its own unit.
+  const figureOf = byTable
+    ? (name) => Math.round(values[name] * 1000) / 10 // percent, one decimal
+    : (name) => Math.round(score + values[name]); // final score
+  const show = byTable ? (figure) => `${number(figure)}%` : (figure) => number(figure);
+  const behindKey = byTable ? "hint.behindChance" : "hint.behind";
   const rows = DIRECTIONS.map((name) => {
     const row = { direction: name, label: `${ARROWS[name]} ${t(`dir.${name}`)}`, best: false };
     if (!(name in values)) return { ...row, figure: "", compare: t("hint.notLegal") };
-    const behind = finalScore(direction) - finalScore(name);
+    const behind = Math.round((figureOf(direction) - figureOf(name)) * 10) / 10;
     return {
       ...row,
       best: name === direction,
-      figure: number(finalScore(name)),
-      compare: behind > 0 ? t("hint.behind", { points: number(behind) }) : t("hint.best"),
+      figure: show(figureOf(name)),
+      compare: behind > 0 ? t(behindKey, { points: number(behind) }) : t("hint.best"),
     };
   });
+  const how = byTable
+    ? t("hint.howTable", { tile: advice.table_target })
+    : t("hint.how", {
+        moves: advice.depth + 1,
+        depth: advice.depth,
+        ms: number(advice.elapsed_ms),
+      });
+  const figureColumn = byTable
+    ? t("hint.columnChance", { tile: advice.table_target })
+    : t("hint.columnFinal");
   return {
     move: `${ARROWS[direction]} ${t(`dir.${direction}`)}`,
-    columns: [t("hint.columnFinal"), t("hint.columnBehind")],
+    columns: [figureColumn, t("hint.columnBehind")],
     rows,
-    how: t("hint.how", {
-      moves: advice.depth + 1,
-      depth: advice.depth,
-      ms: number(advice.elapsed_ms),
-    }),
+    how,
   };
 }
 
