@@ -30,8 +30,10 @@ from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.autoplay import autoplay
+from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.solver.stats import wilson_interval
+from py2048.tables import available_tables, open_table
 
 POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
 TARGET = 32768
@@ -48,7 +50,7 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
         rng="c-rand",
         evaluator=args.evaluator,
         board=position["board"],
-        tables=not args.no_tables,
+        tables=_tables(args),
     )
     return {
         "seed": position["seed"],
@@ -58,6 +60,27 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
         "table_moves": record.table_moves,
         "seconds": record.seconds,
     }
+
+
+_opened: list[TableSet] = []
+
+
+def _tables(args: argparse.Namespace) -> TableSet | bool:
+    """The tables as the flags set them, opened once per worker."""
+    if args.no_tables:
+        return False
+    if not _opened:
+        found = [open_table(name) for name in available_tables()]
+        _opened.append(
+            TableSet.of(
+                found,
+                min_probability=args.min_probability,
+                good_probability=args.good_probability,
+                min_tail=args.min_tail,
+                grow=not args.no_grow,
+            )
+        )
+    return _opened[0]
 
 
 def first_16384(seed: int, depth: int) -> dict | None:
@@ -134,7 +157,10 @@ def measure(args: argparse.Namespace) -> int:
         "table_move_share": sum(r["table_moves"] for r in results) / moves if moves else 0.0,
         "wall_seconds": wall,
     }
-    names = ("depth", "time_ms", "preset", "evaluator", "no_tables", "lock_from", "lock_tiles")
+    names = (
+        "depth", "time_ms", "preset", "evaluator", "no_tables", "min_probability",
+        "good_probability", "min_tail", "no_grow", "lock_from", "lock_tiles",
+    )  # fmt: skip
     setting = {k: getattr(args, k) for k in names}
     print(f"settings: {setting}")
     print(
@@ -159,6 +185,10 @@ def main() -> int:
     budget.add_argument("--preset", help="fast, balanced or strong")
     parser.add_argument("--evaluator", help="ntuple (default) or heuristic")
     parser.add_argument("--no-tables", action="store_true", help="search only, no tables")
+    parser.add_argument("--min-probability", type=float, default=MIN_PROBABILITY)
+    parser.add_argument("--good-probability", type=float, default=GOOD_PROBABILITY)
+    parser.add_argument("--min-tail", type=int, default=MIN_TAIL)
+    parser.add_argument("--no-grow", action="store_true", help="tables only complete chains")
     parser.add_argument("--lock-from", type=int, default=0, help="lock tiles from this exponent")
     parser.add_argument("--lock-tiles", type=int, default=1, help="how many tile values to lock")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")

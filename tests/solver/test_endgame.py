@@ -20,7 +20,7 @@ from py2048.tables.builder import build_table
 
 ROW3 = Formation("row3-32", fixed=tuple(range(12)), target=32, target_cells=(12,))
 """The top three rows hold large tiles; build a 32 at the bottom row's left end."""
-TOP = [[65536, 32768, 16384, 8192], [512, 1024, 2048, 4096], [256, 128, 64, 64]]
+TOP = [[65536, 32768, 16384, 8192], [512, 1024, 2048, 4096], [128, 256, 64, 128]]
 """Three rows of large tiles, no two equal neighbours (65536 only in the first row)."""
 
 
@@ -41,7 +41,7 @@ def advise(board: list[list[int]], tables: TableSet, preset: str = "fast"):
 
 
 def test_a_board_that_fits_is_answered_by_the_table(row3: TableSet, folder: Path) -> None:
-    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 4, 8]]
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
     hint = advise(board, row3)
     advice = open_table(ROW3, folder).lookup(board)
     assert advice is not None
@@ -56,13 +56,13 @@ def test_a_board_that_fits_is_answered_by_the_table(row3: TableSet, folder: Path
 
 
 def test_a_board_that_does_not_fit_is_searched(row3: TableSet) -> None:
-    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 64, 8]]  # a 64 among the small tiles
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 64, 8]]  # a 64 among the small tiles
     hint = advise(board, row3)
     assert hint.source == "search" and hint.table is None and hint.depth >= 1
 
 
 def test_without_tables_the_same_board_is_searched(row3: TableSet) -> None:
-    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 4, 8]]
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
     assert advise(board, NO_TABLES).source == "search"
 
 
@@ -72,7 +72,7 @@ small = st.sampled_from([0, 0, 2, 4, 8, 16])
 @settings(max_examples=60, deadline=None)
 @given(st.lists(small, min_size=4, max_size=4), st.sampled_from(["fast", "balanced"]))
 def test_with_tables_every_answer_is_a_legal_move(row3: TableSet, bottom, preset) -> None:
-    board = [*TOP[:2], [256, 128, 64, 32], bottom]
+    board = [*TOP[:2], [128, 256, 64, 128], bottom]
     hint = advise(board, row3, preset)
     if not can_move(board):
         assert hint.direction is None
@@ -84,7 +84,7 @@ def test_a_whole_game_from_a_fitting_board_plays_table_moves(
     row3: TableSet, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(autoplay_module, "endgame_tables", lambda: row3)
-    board = [*TOP[:2], [256, 128, 64, 32], [2, 0, 0, 0]]
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 0, 0]]
     with_tables = autoplay(7, resolve_plan(depth=1), board=board)
     without = autoplay(7, resolve_plan(depth=1), board=board, tables=False)
     assert with_tables.table_moves > 0 and without.table_moves == 0

@@ -22,7 +22,7 @@ from py2048.engine.rng import seed_key, validate_seed
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
-from py2048.solver.endgame import ENDGAME_TABLES, NO_TABLES, choose, endgame_tables
+from py2048.solver.endgame import ENDGAME_TABLES, NO_TABLES, TableSet, choose, endgame_tables
 from py2048.solver.presets import RNGS
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -127,13 +127,14 @@ def autoplay(
     rng: str = "py2048",
     evaluator: str | Evaluator | None = None,
     board: Sequence[Sequence[int]] | None = None,
-    tables: bool = True,
+    tables: bool | TableSet = True,
 ) -> GameRecord:
     """Play the game with this seed to the end with the solver and return its figures.
 
     With ``board``, the game starts from that board instead of the seed's opening (its spawns
     still come from the seed), and the record counts only the points and moves made from it.
-    With ``tables`` (the default) the built endgame tables answer where they fit.
+    With ``tables`` (the default) the built endgame tables answer where they fit; False plays
+    with the search alone, and a :class:`~py2048.solver.endgame.TableSet` with those tables.
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
@@ -154,7 +155,7 @@ def autoplay(
         found.kernel,
         found.data,
         transposition_table(plan.max_depth),
-        (endgame_tables() if tables else NO_TABLES).record,
+        _table_set(tables).record,
         ROW_TABLES,
         figures,
     )
@@ -169,3 +170,9 @@ def autoplay(
         nodes=int(figures[FIGURE_NODES]),
         table_moves=int(figures[FIGURE_TABLE_MOVES]),
     )
+
+
+def _table_set(tables: bool | TableSet) -> TableSet:
+    if isinstance(tables, TableSet):
+        return tables
+    return endgame_tables() if tables else NO_TABLES

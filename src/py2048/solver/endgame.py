@@ -22,9 +22,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import List
 
+from py2048.engine.board import cell_exponent
 from py2048.solver.search import SEARCH_PLAN, SEARCH_RECORDS, decide
 from py2048.tables.kernels import best_table_move_values
-from py2048.tables.layout import LAYOUT_ROWS
+from py2048.tables.layout import FIXED, LAYOUT_ROWS
 from py2048.tables.lookup import available_tables, open_table
 from py2048.tables.storage import TableError
 
@@ -33,6 +34,12 @@ VALUES = types.Array(types.uint16, 1, "C", readonly=True)
 
 MIN_PROBABILITY = 0.0
 """By default a table answers whenever the board fits it and some move keeps a chance."""
+MIN_TAIL = 6
+"""A table answers only for boards whose smallest large tile is at least 2**6 = 64: smaller
+tiles are not worth holding in place."""
+GOOD_PROBABILITY = 0.5
+"""Tables with more free cells (bigger goals) are asked first; the first that fits with at
+least this success probability answers (as the record programs prefer their larger tables)."""
 
 
 class EndgameTables(NamedTuple):
@@ -46,10 +53,25 @@ class EndgameTables(NamedTuple):
     """int64: log2 of each table's target tile."""
     min_probability: float
     """A table's advice is taken only from this success probability up."""
+    good_probability: float
+    """The first table (in order) offering this much answers without asking the others."""
+    min_tail: int
+    """A table answers only for boards whose smallest large tile has at least this exponent."""
+    grow: bool
+    """Tables also answer where their target is half the smallest large tile (they build the
+    next tile of the chain), not only where it equals it (they complete the chain)."""
 
 
 ENDGAME_TABLES = types.NamedTuple(
-    (types.ListType(VALUES), types.int64[:, :, :, ::1], types.int64[::1], types.float64),
+    (
+        types.ListType(VALUES),
+        types.int64[:, :, :, ::1],
+        types.int64[::1],
+        types.float64,
+        types.float64,
+        types.int64,
+        types.boolean,
+    ),
     EndgameTables,
 )
 
@@ -62,8 +84,17 @@ class TableSet:
     record: EndgameTables
 
     @classmethod
-    def of(cls, tables: list, min_probability: float = MIN_PROBABILITY) -> TableSet:
-        """The set of these opened :class:`py2048.tables.Table` objects."""
+    def of(
+        cls,
+        tables: list,
+        min_probability: float = MIN_PROBABILITY,
+        good_probability: float = GOOD_PROBABILITY,
+        min_tail: int = MIN_TAIL,
+        grow: bool = True,
+    ) -> TableSet:
+        """The set of these opened :class:`py2048.tables.Table` objects, asked in order of
+        their free cells, most first, then of their targets, largest first."""
+        tables = sorted(tables, key=lambda t: (-len(t.formation.free_cells), -t.formation.target))
         values = List.empty_list(VALUES)
         for table in tables:
             values.append(table.values)
@@ -73,7 +104,15 @@ class TableSet:
             else np.zeros((0, 8, LAYOUT_ROWS, 16), dtype=np.int64)
         )
         ranks = np.array([t.rank_limit for t in tables], dtype=np.int64)
-        record = EndgameTables(values, layouts, ranks, float(min_probability))
+        record = EndgameTables(
+            values,
+            layouts,
+            ranks,
+            float(min_probability),
+            float(good_probability),
+            int(min_tail),
+            bool(grow),
+        )
         return cls(tuple(t.name for t in tables), record)
 
 
@@ -117,9 +156,15 @@ def forget_tables() -> None:
 def table_choice(lo, hi, endgame, tables, out):
     """The table that answers for this board, or -1; its direction values go to ``out``.
 
-    Every table the board fits (in any orientation) is asked; the one offering the highest
-    success probability answers, if that probability reaches ``min_probability`` and is above
-    0 (a table that sees no chance left leaves the board to the search).
+    A table is asked only when its target continues the board's chain of large tiles: the
+    smallest of them (the *tail*) is the target (the table builds a second one, which merges
+    into it) or, with ``grow``, twice the target (the table builds the next tile of the
+    chain), and at least ``2**min_tail``. The tables are asked in order (most free cells
+    first); the first the board fits (in any orientation) with a success probability of at
+    least ``good_probability`` answers.
+    Failing that, the fitting table offering the highest probability answers, if it reaches
+    ``min_probability`` and is above 0 (a table that sees no chance left leaves the board to
+    the search).
     """
     scratch = np.empty(4, dtype=np.float64)
     chosen = -1
@@ -130,12 +175,21 @@ def table_choice(lo, hi, endgame, tables, out):
         )
         if symmetry < 0:
             continue
+        rank = endgame.rank_limits[t]
+        tail = 99
+        for cell in range(16):
+            if endgame.layouts[t, symmetry, FIXED, cell] != 0:
+                tail = min(tail, cell_exponent(lo, hi, cell))
+        if tail < endgame.min_tail or tail > rank + endgame.grow:
+            continue
         top = max(scratch[0], scratch[1], scratch[2], scratch[3])
         if top > 0.0 and (top > best or (chosen < 0 and top >= best)):
             chosen = t
             best = top
             for d in range(4):
                 out[d] = scratch[d]
+            if top >= endgame.good_probability:
+                break
     return chosen
 
 

@@ -299,6 +299,11 @@ def lock_formation(lo, hi, lock_from, lock_tiles, floor):
         top = max(top, cell_exponent(lo, hi, cell))
     if lock_from <= 0 or top < lock_from or lock_tiles <= 0:
         return False
+    cornered = False
+    for corner in (0, 3, 12, 15):
+        cornered = cornered or cell_exponent(lo, hi, corner) == top
+    if not cornered:
+        return False
     for cell in range(16):
         e = cell_exponent(lo, hi, cell)
         if e > top - lock_tiles:
