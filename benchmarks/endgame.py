@@ -42,8 +42,6 @@ TARGET = 32768
 def play_position(position: dict, args: argparse.Namespace) -> dict:
     """Play one position on with the settings of ``args``; its figures."""
     plan = resolve_plan(args.depth, args.time_ms, args.preset)
-    if args.lock_from:
-        plan = plan._replace(lock_from=args.lock_from, lock_tiles=args.lock_tiles)
     record = autoplay(
         position["seed"],
         plan,
@@ -159,7 +157,7 @@ def measure(args: argparse.Namespace) -> int:
     }
     names = (
         "depth", "time_ms", "preset", "evaluator", "no_tables", "min_probability",
-        "good_probability", "min_tail", "no_grow", "lock_from", "lock_tiles",
+        "good_probability", "min_tail", "no_grow",
     )  # fmt: skip
     setting = {k: getattr(args, k) for k in names}
     print(f"settings: {setting}")
@@ -189,8 +187,6 @@ def main() -> int:
     parser.add_argument("--good-probability", type=float, default=GOOD_PROBABILITY)
     parser.add_argument("--min-tail", type=int, default=MIN_TAIL)
     parser.add_argument("--no-grow", action="store_true", help="tables only complete chains")
-    parser.add_argument("--lock-from", type=int, default=0, help="lock tiles from this exponent")
-    parser.add_argument("--lock-tiles", type=int, default=1, help="how many tile values to lock")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--limit", type=int, help="play only the first N positions")
     parser.add_argument("--json", type=Path, help="write every position's result here")

@@ -33,7 +33,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def row3(folder: Path) -> TableSet:
-    return TableSet.of([open_table(ROW3, folder)])
+    """The small table, asked for chains from 64 up and whatever its chance (the defaults ask
+    only from 256 up, with at least a 30% chance, which a 4-cell table never offers)."""
+    return TableSet.of([open_table(ROW3, folder)], min_probability=0.0, min_tail=6)
 
 
 def advise(board: list[list[int]], tables: TableSet, preset: str = "fast"):
@@ -64,6 +66,19 @@ def test_a_board_that_does_not_fit_is_searched(row3: TableSet) -> None:
 def test_without_tables_the_same_board_is_searched(row3: TableSet) -> None:
     board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
     assert advise(board, NO_TABLES).source == "search"
+
+
+def test_by_default_a_table_answers_only_for_a_chain_of_large_tiles(folder: Path) -> None:
+    defaults = TableSet.of([open_table(ROW3, folder)])
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]  # the chain ends in a 64
+    assert advise(board, defaults).source == "search"
+
+
+def test_a_table_answers_only_where_its_target_continues_the_chain(row3: TableSet) -> None:
+    # The smallest large tile is 128, four times the target: building a 32 does not continue
+    # the chain, so the table does not answer.
+    board = [*TOP[:2], [128, 256, 512, 128], [2, 0, 4, 8]]
+    assert advise(board, row3).source == "search"
 
 
 small = st.sampled_from([0, 0, 2, 4, 8, 16])

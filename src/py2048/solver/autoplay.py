@@ -71,7 +71,6 @@ def play_game(
     elif not from_board:
         lo, hi = start(key)
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
-    floor = np.zeros(16, dtype=np.int64)
     out = np.empty(4, dtype=np.float64)
     score = 0
     moves = 0
@@ -80,7 +79,7 @@ def play_game(
     generation = np.uint64(0)
     while True:
         generation += np.uint64(1)
-        run = Run(tables, generation, counters, 0.0, 0.0, floor, False)
+        run = Run(tables, generation, counters, 0.0, 0.0)
         answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
         if answered >= 0:
             table_moves += 1

@@ -49,6 +49,8 @@ class BenchSettings:
     evaluator: str | None = None
     ray_address: str | None = None
     json_path: str | None = None
+    tables: bool = True
+    """Let the built endgame tables answer where they fit (``2048 tables build``)."""
 
     def checked(self) -> BenchSettings:
         """Validate every field (for API callers too) and return self."""
@@ -107,7 +109,13 @@ def play_one(seed: int, settings: BenchSettings) -> GameRecord:
     """One bench game (runs in a worker process or a Ray task)."""
     from py2048.solver.autoplay import autoplay
 
-    return autoplay(seed, settings.plan(), rng=settings.rng, evaluator=settings.evaluator)
+    return autoplay(
+        seed,
+        settings.plan(),
+        rng=settings.rng,
+        evaluator=settings.evaluator,
+        tables=settings.tables,
+    )
 
 
 def run_bench(
@@ -227,6 +235,7 @@ def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Su
             "preset": settings.preset,
             "rng": settings.rng,
             "evaluator": get_evaluator(settings.evaluator).name,
+            "tables": list(_table_names(settings)),
             "workers": None if settings.ray_address else settings.worker_count(),
             "ray": settings.ray_address is not None,
         },
@@ -277,6 +286,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="board evaluation: ntuple (default, the shipped network) or heuristic",
     )
+    parser.add_argument(
+        "--no-tables",
+        dest="tables",
+        action="store_false",
+        help="search every move, even where a built endgame table fits",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -292,6 +307,7 @@ def run(args: argparse.Namespace) -> int:
         evaluator=args.evaluator,
         ray_address=args.ray_address,
         json_path=args.json_path,
+        tables=args.tables,
     )
     return bench_in_terminal(settings.checked())
 
@@ -341,3 +357,12 @@ def bench_in_terminal(settings: BenchSettings) -> int:
             return 1
         console.print(f"every game's figures: {settings.json_path}")
     return 0
+
+
+def _table_names(settings: BenchSettings) -> tuple[str, ...]:
+    """The endgame tables this process plays with (the workers open the same folder)."""
+    if not settings.tables:
+        return ()
+    from py2048.solver.endgame import endgame_tables
+
+    return endgame_tables().names

@@ -32,11 +32,11 @@ from py2048.tables.storage import TableError
 VALUES = types.Array(types.uint16, 1, "C", readonly=True)
 """A table's values as the kernels read them: its read-only memory map."""
 
-MIN_PROBABILITY = 0.0
-"""By default a table answers whenever the board fits it and some move keeps a chance."""
-MIN_TAIL = 6
-"""A table answers only for boards whose smallest large tile is at least 2**6 = 64: smaller
-tiles are not worth holding in place."""
+MIN_PROBABILITY = 0.3
+"""A table that sees less chance than this leaves the board to the search."""
+MIN_TAIL = 8
+"""A table answers only for boards whose smallest large tile is at least 2**8 = 256: smaller
+tiles are not worth holding in place (measured: see ``docs/solver-notes.md``)."""
 GOOD_PROBABILITY = 0.5
 """Tables with more free cells (bigger goals) are asked first; the first that fits with at
 least this success probability answers (as the record programs prefer their larger tables)."""

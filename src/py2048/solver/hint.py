@@ -98,7 +98,6 @@ class _Workspace(threading.local):
         self.table = transposition_table(0)
         self.generation = 0
         self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
-        self.floor = np.zeros(16, dtype=np.int64)
         self.out = np.zeros(4, dtype=np.float64)
 
     def reserve(self, depth: int) -> None:
@@ -123,7 +122,7 @@ def search_packed(
     if plan.seconds > 0.0:
         spent = time.perf_counter() - started
         plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
-    run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0, work.floor, False)
+    run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0)
     answered, reached = choose(
         np.uint64(lo),
         np.uint64(hi),

@@ -26,5 +26,6 @@ def summary_table(summary: Summary, label: str) -> Table:
     table.add_row("moves per game (mean)", f"{summary.mean_moves:,.0f}", "")
     table.add_row("moves, all games", f"{summary.total_moves:,}", "")
     table.add_row("moves/s per worker", f"{summary.moves_per_second_per_worker:,.0f}", "")
+    table.add_row("moves chosen by endgame tables", f"{summary.table_move_share:.1%}", "")
     table.add_row("wall time", f"{summary.wall_seconds:,.1f} s", "")
     return table

@@ -76,11 +76,6 @@ class Run(NamedTuple):
     """On the monotonic clock; 0.0 for none."""
     cprob_min: float
     """Chance nodes less likely than this are cut short (see the module docstring)."""
-    floor: np.ndarray
-    """int64, one per cell: the least exponent a locked cell must keep (0: not locked)."""
-    locking: bool
-    """Some cell is locked: player moves that lower a locked cell are avoided where another
-    move exists (formation-keeping play, see :func:`lock_formation`)."""
 
 
 class SearchPlan(NamedTuple):
@@ -92,10 +87,6 @@ class SearchPlan(NamedTuple):
     """The time budget per move; 0.0 for none (one search at ``max_depth``)."""
     adaptive: bool
     """Pick the depth from the board, between ``min_depth`` and ``max_depth``."""
-    lock_from: int = 0
-    """Lock the largest tiles in place once the largest has this exponent (0: never)."""
-    lock_tiles: int = 0
-    """How many of the largest tile values are locked."""
 
     @property
     def time_ms(self) -> float | None:
@@ -109,14 +100,10 @@ RUN = types.NamedTuple(
         types.int64[::1],
         types.float64,
         types.float64,
-        types.int64[::1],
-        types.boolean,
     ),
     Run,
 )
-SEARCH_PLAN = types.NamedTuple(
-    (types.int64, types.int64, types.float64, types.boolean, types.int64, types.int64), SearchPlan
-)
+SEARCH_PLAN = types.NamedTuple((types.int64, types.int64, types.float64, types.boolean), SearchPlan)
 TRANSPOSITION_TABLE = from_dtype(TABLE_ENTRY)[::1]
 SEARCH_RECORDS = (KERNEL_TYPE, EVALUATION_DATA, TRANSPOSITION_TABLE, RUN)
 """The numba types of the records every search kernel takes, in this order: the evaluation's
@@ -153,38 +140,6 @@ def _leaf(lo, hi, evaluate, evaluation, counters):
             total += float(weights[0, row_index(t_lo, t_hi, r)])
         return total
     return evaluate(lo, hi, weights, evaluation.layout)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _keeps(lo, hi, run):
-    """The board keeps every locked cell at or above its floor, or raises one of them (a
-    merge into the formation, which may empty the cell it merged from)."""
-    kept = True
-    for cell in range(16):
-        floor = run.floor[cell]
-        if floor > 0:
-            e = cell_exponent(lo, hi, cell)
-            if e > floor:
-                return True
-            if e < floor:
-                kept = False
-    return kept
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _moves_to_try(lo, hi, run):
-    """Bit d set for each direction the player considers: every legal move, or, when cells
-    are locked, only the moves that keep them (all legal moves if none does)."""
-    legal = 0
-    keeping = 0
-    for direction in range(4):
-        new_lo, new_hi, _ = move(lo, hi, direction, run.tables)
-        if new_lo == lo and new_hi == hi:
-            continue
-        legal |= 1 << direction
-        if _keeps(new_lo, new_hi, run):
-            keeping |= 1 << direction
-    return keeping if keeping else legal
 
 
 @njit(
@@ -233,10 +188,7 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
             child_cprob = share * p
             at_leaf = depth <= 1 or child_cprob < run.cprob_min
             best = -np.inf
-            tried = _moves_to_try(board, hi, run) if run.locking else 15
             for direction in range(4):
-                if not (tried >> direction) & 1:
-                    continue
                 new_lo, new_hi, gain = move(board, hi, direction, run.tables)
                 if new_lo == board and new_hi == hi:
                     continue
@@ -269,12 +221,10 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     nogil=True,
 )
 def search_root(lo, hi, depth, evaluate, evaluation, table, run, out):
-    """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move, or
-    where it would break the locked formation while another move keeps it)."""
-    tried = _moves_to_try(lo, hi, run) if run.locking else 15
+    """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move)."""
     for direction in range(4):
         new_lo, new_hi, gain = move(lo, hi, direction, run.tables)
-        if (new_lo == lo and new_hi == hi) or not (tried >> direction) & 1:
+        if new_lo == lo and new_hi == hi:
             out[direction] = -np.inf
             continue
         if depth == 0:
@@ -282,33 +232,6 @@ def search_root(lo, hi, depth, evaluate, evaluation, table, run, out):
         else:
             value = chance_value(new_lo, new_hi, depth, 1.0, evaluate, evaluation, table, run)
         out[direction] = evaluation.gain_weight * gain + value
-
-
-@njit(cache=True, nogil=True)
-def lock_formation(lo, hi, lock_from, lock_tiles, floor):
-    """Fill ``floor`` for this root board; True when some cell is locked.
-
-    Once the largest tile has exponent ``lock_from``, the cells holding the ``lock_tiles``
-    largest tile values are locked: the search then avoids moves that move those tiles (a
-    merge into one of them only raises it, which is allowed), as players keep their largest
-    tiles in a corner and along an edge in the late game.
-    """
-    top = 0
-    for cell in range(16):
-        floor[cell] = 0
-        top = max(top, cell_exponent(lo, hi, cell))
-    if lock_from <= 0 or top < lock_from or lock_tiles <= 0:
-        return False
-    cornered = False
-    for corner in (0, 3, 12, 15):
-        cornered = cornered or cell_exponent(lo, hi, corner) == top
-    if not cornered:
-        return False
-    for cell in range(16):
-        e = cell_exponent(lo, hi, cell)
-        if e > top - lock_tiles:
-            floor[cell] = e
-    return True
 
 
 @njit("f8(i8)", cache=True, nogil=True)
@@ -374,7 +297,6 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
         target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
     else:
         target = plan.max_depth
-    locking = lock_formation(lo, hi, plan.lock_from, plan.lock_tiles, run.floor)
     if legal == 1:
         target = 0
     first = 0 if plan.seconds > 0.0 else target
@@ -394,8 +316,6 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
             counters,
             deadline if reached >= 0 else 0.0,
             probability_cutoff(depth),
-            run.floor,
-            locking,
         )
         search_root(lo, hi, depth, evaluate, evaluation, table, iteration, scratch)
         if counters[ABORTED]:

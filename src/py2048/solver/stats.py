@@ -55,6 +55,8 @@ class Summary:
     moves_per_second_per_worker: float
     """Moves per second of one worker: all moves over the time the games took, summed."""
     wall_seconds: float
+    table_move_share: float = 0.0
+    """The share of all moves that endgame tables chose (the others were searched)."""
 
 
 def summarize(records: Sequence[GameRecord], wall_seconds: float) -> Summary:
@@ -79,4 +81,5 @@ def summarize(records: Sequence[GameRecord], wall_seconds: float) -> Summary:
         mean_moves=moves / len(records),
         moves_per_second_per_worker=moves / busy if busy > 0 else math.inf,
         wall_seconds=wall_seconds,
+        table_move_share=sum(r.table_moves for r in records) / moves if moves else 0.0,
     )

@@ -138,25 +138,20 @@ def _snake(length: int, target: int) -> Formation:
     )
 
 
-FORMATIONS: list[Formation] = sorted(
-    (
-        _snake(length, target)
-        for length, targets in (
-            (5, (32, 64)),
-            (6, (16, 32, 64, 128, 256)),
-            (7, (16, 32, 64, 128, 256)),
-            (8, (8, 16, 32, 64, 128, 256)),
-            (9, (8, 16, 32, 64)),
-            (10, (8, 16)),
-        )
-        for target in targets
-    ),
-    key=lambda formation: formation.entries,
-)
-"""The built-in formations, smallest first: snakes of 5 to 10 large tiles from the top-left
+FORMATIONS: list[Formation] = [
+    _snake(8, 128),
+    _snake(8, 256),
+    _snake(7, 128),
+    _snake(7, 256),
+    _snake(6, 128),
+    _snake(6, 256),
+]
+"""The built-in formations, smallest first: snakes of 6 to 8 large tiles from the top-left
 corner (any corner, through the look-up's symmetries), each with the tile to build next to
-its last one. Chosen by measurement: over the late game of 110 d2 games (every board from the
-first 16384 on), one of these fits 27% of the boards (``docs/solver-notes.md``)."""
+its last one. Chosen by measurement (``docs/solver-notes.md``): the solver asks a table only
+where the smallest large tile is at least 256 and the target is that tile or half of it,
+which before a 32768 only these formations can meet; with smaller targets the tables answered
+more moves and the late game went worse."""
 
 
 def get_formation(name: str) -> Formation:
