@@ -30,7 +30,7 @@ from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.autoplay import autoplay
-from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, TableSet
+from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, VETO, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.solver.stats import wilson_interval
 from py2048.tables import available_tables, open_table
@@ -76,6 +76,7 @@ def _tables(args: argparse.Namespace) -> TableSet | bool:
                 good_probability=args.good_probability,
                 min_tail=args.min_tail,
                 grow=not args.no_grow,
+                veto=args.veto,
             )
         )
     return _opened[0]
@@ -157,7 +158,7 @@ def measure(args: argparse.Namespace) -> int:
     }
     names = (
         "depth", "time_ms", "preset", "evaluator", "no_tables", "min_probability",
-        "good_probability", "min_tail", "no_grow",
+        "good_probability", "min_tail", "no_grow", "veto",
     )  # fmt: skip
     setting = {k: getattr(args, k) for k in names}
     print(f"settings: {setting}")
@@ -187,6 +188,7 @@ def main() -> int:
     parser.add_argument("--good-probability", type=float, default=GOOD_PROBABILITY)
     parser.add_argument("--min-tail", type=int, default=MIN_TAIL)
     parser.add_argument("--no-grow", action="store_true", help="tables only complete chains")
+    parser.add_argument("--veto", type=float, default=VETO, help="the search checks table moves")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--limit", type=int, help="play only the first N positions")
     parser.add_argument("--json", type=Path, help="write every position's result here")

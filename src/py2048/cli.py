@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from py2048 import __version__
 from py2048.learn import command as train
-from py2048.solver import bench
+from py2048.solver import bench, distill
 from py2048.tables import command as tables
 from py2048.tui import command as play
 from py2048.web import command as serve
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("bench", bench),
         ("train", train),
         ("tables", tables),
+        ("distill", distill),
     ):
         subparser = commands.add_parser(name, help=command.HELP)
         command.add_arguments(subparser)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from py2048.engine.board import pack
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import autoplay as autoplay_module
 from py2048.solver.autoplay import autoplay
+from py2048.solver.distill import answers_of
 from py2048.solver.endgame import NO_TABLES, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.tables import Formation, open_table
@@ -104,3 +106,16 @@ def test_a_whole_game_from_a_fitting_board_plays_table_moves(
     without = autoplay(7, resolve_plan(depth=1), board=board, tables=False)
     assert with_tables.table_moves > 0 and without.table_moves == 0
     assert with_tables.moves >= with_tables.table_moves
+
+
+def test_the_compact_table_answers_where_no_full_table_is_built(folder: Path) -> None:
+    table = open_table(ROW3, folder)
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
+    compact = answers_of(Counter([(table.name, *pack(board))]), [table], 10)
+    only_compact = TableSet.of([], compact, min_probability=0.0, min_tail=6)
+    hint = advise(board, only_compact)
+    assert hint.source == "table" and hint.table == "row3-32 (compact)"
+    assert hint.direction == table.lookup(board).direction
+    # A board it did not keep is searched.
+    other = [*TOP[:2], [128, 256, 64, 128], [2, 4, 0, 8]]
+    assert advise(other, only_compact).source == "search"

@@ -54,14 +54,28 @@ FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES, FIGURE_TABLE_MOVE
         ENDGAME_TABLES,
         types.uint32[:, ::1],  # move tables
         types.int64[::1],  # figures: score, moves, max exponent, nodes, table moves
+        types.uint64[:, ::1],  # answers: (table, lo, hi) of table moves, as many as fit
     ),
     cache=True,
     nogil=True,
 )
 def play_game(
-    generator, seed, lo, hi, from_board, plan, evaluate, evaluation, table, endgame, tables, figures
+    generator,
+    seed,
+    lo,
+    hi,
+    from_board,
+    plan,
+    evaluate,
+    evaluation,
+    table,
+    endgame,
+    tables,
+    figures,
+    answers,
 ):
-    """Play one game with the solver until no move is left; write its figures."""
+    """Play one game with the solver until no move is left; write its figures, and the first
+    table moves into ``answers`` (``2048 distill`` collects them; a bench passes no rows)."""
     key = seed_key(seed)
     c_rand = crand.new_state()
     if generator == _C_RAND:
@@ -82,6 +96,10 @@ def play_game(
         run = Run(tables, generation, counters, 0.0, 0.0)
         answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
         if answered >= 0:
+            if table_moves < answers.shape[0]:
+                answers[table_moves, 0] = np.uint64(answered)
+                answers[table_moves, 1] = lo
+                answers[table_moves, 2] = hi
             table_moves += 1
         else:
             nodes += counters[NODES]
@@ -127,6 +145,7 @@ def autoplay(
     evaluator: str | Evaluator | None = None,
     board: Sequence[Sequence[int]] | None = None,
     tables: bool | TableSet = True,
+    answers: np.ndarray | None = None,
 ) -> GameRecord:
     """Play the game with this seed to the end with the solver and return its figures.
 
@@ -134,6 +153,8 @@ def autoplay(
     still come from the seed), and the record counts only the points and moves made from it.
     With ``tables`` (the default) the built endgame tables answer where they fit; False plays
     with the search alone, and a :class:`~py2048.solver.endgame.TableSet` with those tables.
+    ``answers``, a (rows, 3) uint64 array, receives the table index and the board of the first
+    table moves (``GameRecord.table_moves`` says how many there were).
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
@@ -157,6 +178,7 @@ def autoplay(
         _table_set(tables).record,
         ROW_TABLES,
         figures,
+        answers if answers is not None else np.zeros((0, 3), dtype=np.uint64),
     )
     seconds = time.perf_counter() - started
     exponent = int(figures[FIGURE_MAX_EXPONENT])

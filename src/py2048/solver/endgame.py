@@ -24,9 +24,16 @@ from numba.typed import List
 
 from py2048.engine.board import cell_exponent
 from py2048.solver.search import SEARCH_PLAN, SEARCH_RECORDS, decide
+from py2048.tables.compact import (
+    CompactTables,
+    compact_move_values,
+    direction_maps,
+    shipped_compact_tables,
+)
+from py2048.tables.formations import Formation
 from py2048.tables.kernels import best_table_move_values
-from py2048.tables.layout import FIXED, LAYOUT_ROWS
-from py2048.tables.lookup import available_tables, open_table
+from py2048.tables.layout import FIXED, LAYOUT_ROWS, layouts
+from py2048.tables.lookup import Table, available_tables, open_table
 from py2048.tables.storage import TableError
 
 VALUES = types.Array(types.uint16, 1, "C", readonly=True)
@@ -37,20 +44,16 @@ MIN_PROBABILITY = 0.3
 MIN_TAIL = 8
 """A table answers only for boards whose smallest large tile is at least 2**8 = 256: smaller
 tiles are not worth holding in place (measured: see ``docs/solver-notes.md``)."""
+VETO = 0.0
+"""The search does not check the tables' moves by default (measured: docs/solver-notes.md)."""
 GOOD_PROBABILITY = 0.5
 """Tables with more free cells (bigger goals) are asked first; the first that fits with at
 least this success probability answers (as the record programs prefer their larger tables)."""
 
 
-class EndgameTables(NamedTuple):
-    """The tables the solver consults, in the order it asks them, as compiled code sees them."""
+class TablePolicy(NamedTuple):
+    """When a table's answer is taken (see :func:`table_choice`)."""
 
-    values: List
-    """One read-only uint16 array per table (a ``numba.typed.List``)."""
-    layouts: np.ndarray
-    """int64 (tables, 8, 4, 16): each table's per-symmetry arrays (``tables.layout``)."""
-    rank_limits: np.ndarray
-    """int64: log2 of each table's target tile."""
     min_probability: float
     """A table's advice is taken only from this success probability up."""
     good_probability: float
@@ -60,60 +63,134 @@ class EndgameTables(NamedTuple):
     grow: bool
     """Tables also answer where their target is half the smallest large tile (they build the
     next tile of the chain), not only where it equals it (they complete the chain)."""
+    veto: float
+    """0 for none; else the search checks every table move (see :func:`choose`)."""
 
 
+class CompactRecord(NamedTuple):
+    """The compact table's answers (:mod:`py2048.tables.compact`) for compiled code."""
+
+    keys: np.ndarray
+    chances: np.ndarray
+    layouts: np.ndarray
+    """int64 (formations, 8, 4, 16), for the formations consulted (those without a full
+    table)."""
+    rank_limits: np.ndarray
+    ids: np.ndarray
+    """Each consulted formation's number in the compact file's keys."""
+    maps: np.ndarray
+    """:func:`py2048.tables.compact.direction_maps`."""
+
+
+class EndgameTables(NamedTuple):
+    """The tables the solver consults, in the order it asks them, as compiled code sees them:
+    the full tables, then the compact table's formations that have no full table."""
+
+    values: List
+    """One read-only uint16 array per table (a ``numba.typed.List``)."""
+    layouts: np.ndarray
+    """int64 (tables, 8, 4, 16): each table's per-symmetry arrays (``tables.layout``)."""
+    rank_limits: np.ndarray
+    """int64: log2 of each table's target tile."""
+    compact: CompactRecord
+    policy: TablePolicy
+
+
+_READ_ONLY_KEYS = types.Array(types.uint64, 1, "C", readonly=True)
+_READ_ONLY_CHANCES = types.Array(types.uint8, 2, "C", readonly=True)
+TABLE_POLICY = types.NamedTuple(
+    (types.float64, types.float64, types.int64, types.boolean, types.float64), TablePolicy
+)
+COMPACT_RECORD = types.NamedTuple(
+    (
+        _READ_ONLY_KEYS,
+        _READ_ONLY_CHANCES,
+        types.int64[:, :, :, ::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[:, ::1],
+    ),
+    CompactRecord,
+)
 ENDGAME_TABLES = types.NamedTuple(
     (
         types.ListType(VALUES),
         types.int64[:, :, :, ::1],
         types.int64[::1],
-        types.float64,
-        types.float64,
-        types.int64,
-        types.boolean,
+        COMPACT_RECORD,
+        TABLE_POLICY,
     ),
     EndgameTables,
 )
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.ascontiguousarray(array)
+    array.flags.writeable = False
+    return array
+
+
+def _layouts(formations: list[Formation]) -> np.ndarray:
+    if not formations:
+        return np.zeros((0, 8, LAYOUT_ROWS, 16), dtype=np.int64)
+    return np.ascontiguousarray(np.stack([layouts(f) for f in formations]), dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class TableSet:
-    """Opened tables: their names (for hints to say which answered) and their record."""
+    """Opened tables: their names and targets (for hints to say which answered) and their
+    record for compiled code."""
 
     names: tuple[str, ...]
+    targets: tuple[int, ...]
     record: EndgameTables
 
     @classmethod
     def of(
         cls,
-        tables: list,
+        tables: list[Table],
+        compact: CompactTables | None = None,
+        *,
         min_probability: float = MIN_PROBABILITY,
         good_probability: float = GOOD_PROBABILITY,
         min_tail: int = MIN_TAIL,
         grow: bool = True,
+        veto: float = VETO,
     ) -> TableSet:
-        """The set of these opened :class:`py2048.tables.Table` objects, asked in order of
-        their free cells, most first, then of their targets, largest first."""
-        tables = sorted(tables, key=lambda t: (-len(t.formation.free_cells), -t.formation.target))
+        """These opened tables, and the compact table's answers for formations without one.
+
+        Asked in order of their free cells, most first, then of their targets, largest first
+        (full tables before compact ones).
+        """
+        order = lambda f: (-len(f.free_cells), -f.target)  # noqa: E731
+        tables = sorted(tables, key=lambda t: order(t.formation))
         values = List.empty_list(VALUES)
         for table in tables:
             values.append(table.values)
-        layouts = (
-            np.ascontiguousarray(np.stack([t.layouts for t in tables]), dtype=np.int64)
-            if tables
-            else np.zeros((0, 8, LAYOUT_ROWS, 16), dtype=np.int64)
+        full = [t.formation for t in tables]
+        kept = [] if compact is None else [f for f in compact.formations if f not in full]
+        kept.sort(key=order)
+        compact_record = CompactRecord(
+            _read_only(compact.keys if compact else np.zeros(0, dtype=np.uint64)),
+            _read_only(compact.chances if compact else np.zeros((0, 4), dtype=np.uint8)),
+            _layouts(kept),
+            np.array([f.rank_limit for f in kept], dtype=np.int64),
+            np.array([compact.formations.index(f) for f in kept], dtype=np.int64),
+            direction_maps(),
         )
-        ranks = np.array([t.rank_limit for t in tables], dtype=np.int64)
+        policy = TablePolicy(
+            float(min_probability), float(good_probability), int(min_tail), bool(grow), float(veto)
+        )
         record = EndgameTables(
             values,
-            layouts,
-            ranks,
-            float(min_probability),
-            float(good_probability),
-            int(min_tail),
-            bool(grow),
+            _layouts(full),
+            np.array([f.rank_limit for f in full], dtype=np.int64),
+            compact_record,
+            policy,
         )
-        return cls(tuple(t.name for t in tables), record)
+        names = tuple(f.name for f in full) + tuple(f"{f.name} (compact)" for f in kept)
+        targets = tuple(f.target for f in full + kept)
+        return cls(names, targets, record)
 
 
 NO_TABLES = TableSet.of([])
@@ -124,8 +201,9 @@ _lock = threading.Lock()
 
 
 def endgame_tables() -> TableSet:
-    """The built tables of the tables folder (``py2048.tables.tables_dir``), opened once per
-    process. A damaged file is left out with a warning that says how to rebuild it."""
+    """The built tables of the tables folder (``py2048.tables.tables_dir``), and the shipped
+    compact table for the formations not built there, opened once per process. A damaged
+    file is left out with a warning that says how to rebuild it."""
     global _loaded
     with _lock:
         if _loaded is None:
@@ -135,7 +213,7 @@ def endgame_tables() -> TableSet:
                     opened.append(open_table(name))
                 except TableError as exc:
                     warnings.warn(str(exc), stacklevel=2)
-            _loaded = TableSet.of(opened)
+            _loaded = TableSet.of(opened, shipped_compact_tables())
         return _loaded
 
 
@@ -144,6 +222,16 @@ def forget_tables() -> None:
     global _loaded
     with _lock:
         _loaded = None
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _continues_chain(lo, hi, layout, rank, policy):
+    """The table's target continues the board's chain (see :func:`table_choice`)."""
+    tail = 99
+    for cell in range(16):
+        if layout[FIXED, cell] != 0:
+            tail = min(tail, cell_exponent(lo, hi, cell))
+    return policy.min_tail <= tail <= rank + policy.grow
 
 
 @njit(
@@ -166,21 +254,28 @@ def table_choice(lo, hi, endgame, tables, out):
     ``min_probability`` and is above 0 (a table that sees no chance left leaves the board to
     the search).
     """
+    policy = endgame.policy
     scratch = np.empty(4, dtype=np.float64)
     chosen = -1
-    best = endgame.min_probability
-    for t in range(len(endgame.values)):
-        symmetry = best_table_move_values(
-            lo, hi, endgame.values[t], endgame.layouts[t], endgame.rank_limits[t], tables, scratch
-        )
-        if symmetry < 0:
-            continue
-        rank = endgame.rank_limits[t]
-        tail = 99
-        for cell in range(16):
-            if endgame.layouts[t, symmetry, FIXED, cell] != 0:
-                tail = min(tail, cell_exponent(lo, hi, cell))
-        if tail < endgame.min_tail or tail > rank + endgame.grow:
+    best = policy.min_probability
+    full = len(endgame.values)
+    compact = endgame.compact
+    for t in range(full + compact.ids.shape[0]):
+        if t < full:
+            rank = endgame.rank_limits[t]
+            layouts = endgame.layouts[t]
+            symmetry = best_table_move_values(
+                lo, hi, endgame.values[t], layouts, rank, tables, scratch
+            )
+        else:
+            c = t - full
+            rank = compact.rank_limits[c]
+            layouts = compact.layouts[c]
+            symmetry = compact_move_values(
+                lo, hi, compact.ids[c], compact.keys, compact.chances, layouts, rank,
+                compact.maps, scratch,
+            )  # fmt: skip
+        if symmetry < 0 or not _continues_chain(lo, hi, layouts[symmetry], rank, policy):
             continue
         top = max(scratch[0], scratch[1], scratch[2], scratch[3])
         if top > 0.0 and (top > best or (chosen < 0 and top >= best)):
@@ -188,7 +283,7 @@ def table_choice(lo, hi, endgame, tables, out):
             best = top
             for d in range(4):
                 out[d] = scratch[d]
-            if top >= endgame.good_probability:
+            if top >= policy.good_probability:
                 break
     return chosen
 
@@ -210,10 +305,27 @@ def choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out):
 
     A table that answers (see :func:`table_choice`) gives ``(its index, 0)`` and its success
     probabilities in ``out``; otherwise the search does: ``(-1, the depth that answered)``
-    with its values in ``out`` (depth -1: no move exists).
+    with its values in ``out`` (depth -1: no move exists). With ``veto``, the search also
+    checks the table's move, and answers instead when it finds that move worse than its own
+    best by more than that share of the best's value.
     """
-    if len(endgame.values) > 0:
-        answered = table_choice(lo, hi, endgame, run.tables, out)
-        if answered >= 0:
-            return answered, 0
-    return -1, decide(lo, hi, plan, evaluate, evaluation, table, run, out)
+    if len(endgame.values) == 0 and endgame.compact.ids.shape[0] == 0:
+        return -1, decide(lo, hi, plan, evaluate, evaluation, table, run, out)
+    chances = np.empty(4, dtype=np.float64)
+    answered = table_choice(lo, hi, endgame, run.tables, chances)
+    veto = endgame.policy.veto
+    if answered >= 0 and veto <= 0.0:
+        out[:] = chances
+        return answered, 0
+    reached = decide(lo, hi, plan, evaluate, evaluation, table, run, out)
+    if answered < 0:
+        return -1, reached
+    advised = 0
+    for d in range(1, 4):
+        if chances[d] > chances[advised]:
+            advised = d
+    best = max(out[0], out[1], out[2], out[3])
+    if out[advised] < best - veto * abs(best):
+        return -1, reached
+    out[:] = chances
+    return answered, 0

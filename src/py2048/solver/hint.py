@@ -138,7 +138,7 @@ def search_packed(
         values = {d: float(work.out[d]) for d in Direction if work.out[d] >= 0.0}
         best = max(values, key=values.__getitem__)
         name = tables.names[answered]
-        target = 1 << int(tables.record.rank_limits[answered])
+        target = tables.targets[answered]
         elapsed = _ms_since(started)
         return Hint(best, values, 0, elapsed, 0, evaluator.name, "table", name, target)
     values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}

@@ -99,6 +99,42 @@ def direction_value(
     return afterstate_value(new_lo, values, layout, rank_limit)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def fits(lo: np.uint64, hi: np.uint64, layout: np.ndarray, rank_limit: int) -> bool:
+    """The real board fits the formation read through ``layout``: every fixed cell holds a
+    tile of at least the target, no two neighbouring fixed cells hold equal tiles, and every
+    free cell holds a tile below the target."""
+    for cell in range(16):
+        exponent = cell_exponent(lo, hi, cell)
+        if layout[FIXED, cell] != 0:
+            if exponent < rank_limit:
+                return False
+            if (
+                cell % 4 < 3
+                and layout[FIXED, cell + 1] != 0
+                and cell_exponent(lo, hi, cell + 1) == exponent
+            ):
+                return False
+            if (
+                cell < 12
+                and layout[FIXED, cell + 4] != 0
+                and cell_exponent(lo, hi, cell + 4) == exponent
+            ):
+                return False
+        elif exponent >= rank_limit:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def position_index(lo: np.uint64, hi: np.uint64, layout: np.ndarray) -> int:
+    """The table index of a board that fits (see :func:`fits`): its canonical image's."""
+    index = 0
+    for cell in range(16):
+        index += cell_exponent(lo, hi, cell) * layout[PLACE, cell]
+    return index
+
+
 @njit(
     [
         types.boolean(types.uint64, types.uint64, values, _LAYOUT, types.int64, _TABLES, _OUT)
@@ -128,31 +164,16 @@ def table_move_values(
     """
     for d in range(4):
         out[d] = -1.0
+    if not fits(lo, hi, layout, rank_limit):
+        return False
     wall_lo = np.uint64(0)
     wall_hi = np.uint64(0)
     for cell in range(16):
-        exponent = cell_exponent(lo, hi, cell)
         if layout[FIXED, cell] != 0:
-            if exponent < rank_limit:
-                return False
-            if (
-                cell % 4 < 3
-                and layout[FIXED, cell + 1] != 0
-                and cell_exponent(lo, hi, cell + 1) == exponent
-            ):
-                return False
-            if (
-                cell < 12
-                and layout[FIXED, cell + 4] != 0
-                and cell_exponent(lo, hi, cell + 4) == exponent
-            ):
-                return False
             wall_lo |= _WALL_NIBBLE << np.uint64(4 * cell)
             wall_hi |= _U1 << np.uint64(cell)
         else:
-            if exponent >= rank_limit:
-                return False
-            wall_lo |= np.uint64(exponent) << np.uint64(4 * cell)
+            wall_lo |= np.uint64(cell_exponent(lo, hi, cell)) << np.uint64(4 * cell)
     for d in range(4):
         out[d] = direction_value(wall_lo, wall_hi, d, values, layout, rank_limit, tables)
     return True

@@ -1,0 +1,194 @@
+"""The compact table: the answers of the built tables for the positions play actually meets.
+
+The built tables hold every position of their formations, gigabytes of them, most of which no
+game ever reaches. The compact table keeps, for the positions that games did reach (collected
+by ``2048 tables distill``), only each table's answer: the success probability after each
+direction, in the formation's own orientation, as a byte (``round(p * 254)``; 255 where the
+direction is not allowed). It is small enough to ship inside the package
+(``py2048/tables/data/compact.npz``), so the solver has the tables' answers for the common
+late-game positions without building anything; where it has no answer, the solver searches.
+
+A position is found by its formation and its index in that formation's table (``key = formation
+<< 40 | index``, sorted, binary search), read through the same per-symmetry layouts as the full
+tables, and each real direction is the symmetric image of one of the formation's directions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+from numba import njit, types
+
+from py2048.files import atomic_write
+from py2048.tables.formations import Formation
+from py2048.tables.kernels import fits, position_index
+from py2048.tables.layout import SYMMETRIES, layouts
+
+COMPACT_FORMAT = "py2048-compact-tables"
+COMPACT_VERSION = 1
+NOT_ALLOWED = 255
+STEPS = 254.0
+"""A stored byte ``b`` below 255 means the probability ``b / 254``."""
+KEY_SHIFT = 40
+"""``key = formation << KEY_SHIFT | index``: table indices stay below 2**40."""
+
+_UP, _RIGHT, _DOWN, _LEFT = 0, 1, 2, 3
+_STEP = {(-1, 0): _UP, (0, 1): _RIGHT, (1, 0): _DOWN, (0, -1): _LEFT}
+
+
+def direction_maps() -> np.ndarray:
+    """``maps[k, d]``: the formation's direction that real direction ``d`` is under symmetry k.
+
+    Read off the symmetry's cell map: a step from the centre cell (1, 1) in direction ``d``
+    lands on a neighbour, whose canonical cell lies one step away in the mapped direction.
+    """
+    maps = np.zeros((len(SYMMETRIES), 4), dtype=np.int64)
+    for k, canonical in enumerate(SYMMETRIES):
+        home = divmod(canonical[5], 4)
+        for (dr, dc), d in _STEP.items():
+            there = divmod(canonical[4 * (1 + dr) + (1 + dc)], 4)
+            maps[k, d] = _STEP[(there[0] - home[0], there[1] - home[1])]
+    return maps
+
+
+@dataclass(frozen=True)
+class CompactTables:
+    """Distilled answers: ``keys`` (sorted uint64) and ``chances`` (uint8, one row of four
+    formation directions per key) for ``formations``."""
+
+    formations: tuple[Formation, ...]
+    keys: np.ndarray
+    chances: np.ndarray
+    source: str
+    """How the positions were collected (recorded by ``2048 tables distill``)."""
+
+    def __post_init__(self) -> None:
+        if self.keys.dtype != np.uint64 or self.keys.ndim != 1:
+            raise ValueError("compact tables: keys must be a 1-D uint64 array")
+        if self.chances.dtype != np.uint8 or self.chances.shape != (self.keys.size, 4):
+            raise ValueError("compact tables: chances must be uint8 of shape (keys, 4)")
+        if self.keys.size > 1 and not np.all(self.keys[1:] > self.keys[:-1]):
+            raise ValueError("compact tables: keys must be sorted and distinct")
+
+    @property
+    def layouts(self) -> np.ndarray:
+        """int64 (formations, 8, 4, 16): each formation's arrays for every symmetry."""
+        if not self.formations:
+            return np.zeros((0, 8, 4, 16), dtype=np.int64)
+        return np.ascontiguousarray(np.stack([layouts(f) for f in self.formations]))
+
+    @property
+    def rank_limits(self) -> np.ndarray:
+        return np.array([f.rank_limit for f in self.formations], dtype=np.int64)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the compact file (a compressed ``.npz``, no pickles), atomically."""
+        with atomic_write(path) as handle:
+            np.savez_compressed(
+                handle,
+                format=np.array(COMPACT_FORMAT),
+                version=np.array(COMPACT_VERSION),
+                formations=np.array(json.dumps([f.to_json() for f in self.formations])),
+                source=np.array(self.source),
+                keys=self.keys,
+                chances=self.chances,
+            )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CompactTables:
+        """Read a compact file; ValueError naming the file if it is not a usable one."""
+        try:
+            with np.load(path, allow_pickle=False) as archive:
+                if str(archive["format"]) != COMPACT_FORMAT:
+                    raise ValueError("not a compact tables file")
+                if int(archive["version"]) > COMPACT_VERSION:
+                    raise ValueError("written by a newer py2048")
+                formations = tuple(
+                    Formation.from_json(f) for f in json.loads(str(archive["formations"]))
+                )
+                return cls(
+                    formations,
+                    np.ascontiguousarray(archive["keys"]),
+                    np.ascontiguousarray(archive["chances"]),
+                    str(archive["source"]),
+                )
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise ValueError(f"{path}: cannot be read as compact tables ({exc})") from None
+
+
+SHIPPED = "compact.npz"
+
+
+def shipped_path() -> Path:
+    """The compact table that comes with py2048."""
+    return Path(str(files("py2048.tables") / "data" / SHIPPED))
+
+
+def shipped_compact_tables() -> CompactTables | None:
+    """The shipped compact table, or None where the package has none."""
+    path = shipped_path()
+    return CompactTables.load(path) if path.is_file() else None
+
+
+_KEYS = types.Array(types.uint64, 1, "C", readonly=True)
+_CHANCES = types.Array(types.uint8, 2, "C", readonly=True)
+
+
+@njit(cache=True, nogil=True)
+def _find(keys, key):
+    low = 0
+    high = keys.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    return low if low < keys.shape[0] and keys[low] == key else -1
+
+
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        _KEYS,
+        _CHANCES,
+        types.int64[:, :, ::1],
+        types.int64,
+        types.int64[:, ::1],
+        types.float64[::1],
+    ),
+    cache=True,
+    nogil=True,
+)
+def compact_move_values(lo, hi, formation, keys, chances, layouts, rank_limit, maps, out):
+    """Like ``best_table_move_values`` for one formation of a compact table: the symmetry
+    whose stored answer offers the highest probability (its direction values in ``out``, -1
+    where not allowed), or -1 when the board fits under none or its position was not kept."""
+    best_symmetry = -1
+    best = -2.0
+    v0 = v1 = v2 = v3 = -1.0
+    for k in range(layouts.shape[0]):
+        if not fits(lo, hi, layouts[k], rank_limit):
+            continue
+        key = np.uint64(formation) << np.uint64(KEY_SHIFT)
+        key |= np.uint64(position_index(lo, hi, layouts[k]))
+        row = _find(keys, key)
+        if row < 0:
+            continue
+        for d in range(4):
+            stored = chances[row, maps[k, d]]
+            out[d] = -1.0 if stored == NOT_ALLOWED else stored / STEPS
+        top = max(out[0], out[1], out[2], out[3])
+        if top > best:
+            best = top
+            best_symmetry = k
+            v0, v1, v2, v3 = out[0], out[1], out[2], out[3]
+    out[0], out[1], out[2], out[3] = v0, v1, v2, v3
+    return best_symmetry
