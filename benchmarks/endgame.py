@@ -34,6 +34,7 @@ from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, V
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.solver.stats import wilson_interval
 from py2048.tables import available_tables, open_table
+from py2048.tables.compact import shipped_compact_tables
 
 POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
 TARGET = 32768
@@ -72,6 +73,7 @@ def _tables(args: argparse.Namespace) -> TableSet | bool:
         _opened.append(
             TableSet.of(
                 found,
+                shipped_compact_tables(),
                 min_probability=args.min_probability,
                 good_probability=args.good_probability,
                 min_tail=args.min_tail,

@@ -85,3 +85,18 @@ def test_the_package_says_it_is_typed() -> None:
 @pytest.mark.slow
 def test_the_wheel_ships_py_typed(wheel: Path) -> None:
     assert "py2048/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_network_and_the_compact_endgame_table(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "py2048/evaluation/weights/ntuple-4x6.npz" in names
+    assert "py2048/tables/data/compact.npz" in names
+
+
+def test_the_shipped_compact_table_reads_and_fits_in_10_mb() -> None:
+    from py2048.tables.compact import shipped_compact_tables, shipped_path
+
+    compact = shipped_compact_tables()
+    assert compact is not None and len(compact.keys) > 0
+    assert shipped_path().stat().st_size <= 10_000_000
