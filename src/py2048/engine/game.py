@@ -48,6 +48,7 @@ class Game:
 
     The game keeps accepting moves after a win: a front end shows the win banner while
     ``won and not keep_going`` and calls :meth:`keep_playing` when the player plays on.
+    :meth:`undo` takes moves back and marks the game ``practice``.
     """
 
     __slots__ = (
@@ -57,6 +58,7 @@ class Game:
         "_key",
         "_lo",
         "_over",
+        "_practice",
         "_score",
         "_seed",
         "_won",
@@ -72,18 +74,41 @@ class Game:
         self._won = False
         self._keep_going = False
         self._over = False
+        self._practice = False
 
     # --- construction from other states ---------------------------------------------------
 
     @classmethod
-    def replay(cls, seed: int, moves: Iterable[Direction | str | int]) -> Game:
+    def replay(
+        cls,
+        seed: int,
+        moves: Iterable[Direction | str | int],
+        *,
+        strict: bool = False,
+        practice: bool = False,
+    ) -> Game:
         """The game that ``Game(seed)`` becomes after ``moves`` (directions, names or letters).
 
-        Directions that do not move are skipped, as they are in play.
+        Directions that do not move are skipped, as they are in play. With ``strict`` (for a
+        move list from outside: a file, a link) a move that is not a direction, or that changes
+        nothing where it comes, raises GameError naming its number (the first move is move 1).
+        ``practice`` marks the game as one in which Undo was used.
         """
         game = cls(seed)
-        for direction in moves:
-            game.move(direction)
+        for number, value in enumerate(moves, 1):
+            if not strict:
+                game.move(value)
+                continue
+            try:
+                direction = Direction.parse(value)
+            except ValueError:
+                raise GameError(
+                    f"move {number} is {value!r}, not a move: moves are U, R, D and L"
+                ) from None
+            if not game.move(direction):
+                why = "the game was already over" if game.over else f"no tile can move {direction}"
+                raise GameError(f"move {number} ({direction}) changes nothing: {why}")
+        game._practice = bool(practice)
         return game
 
     @classmethod
@@ -132,6 +157,7 @@ class Game:
         game._won = state.won
         game._keep_going = state.keep_going
         game._over = state.over
+        game._practice = state.practice
         return game
 
     # --- state ------------------------------------------------------------------------------
@@ -183,6 +209,12 @@ class Game:
     def over(self) -> bool:
         """True when the board is full and no two neighbours are equal."""
         return self._over
+
+    @property
+    def practice(self) -> bool:
+        """True once Undo has been used in this game (see :meth:`undo`): such a game is
+        practice, and never sets the best score."""
+        return self._practice
 
     @property
     def max_tile(self) -> int:
@@ -238,6 +270,38 @@ class Game:
             raise GameError("Keep going is only possible after the game is won")
         self._keep_going = True
 
+    def undo(self, steps: int = 1) -> None:
+        """Take back the last ``steps`` real moves, as many as the player likes (practice mode).
+
+        The game becomes ``Game.replay(seed, history)`` without those moves, so its next tiles
+        are the same ones again; it is marked ``practice`` for good. ``keep_going`` stays only
+        while the game is still won. Raises GameError when there are not that many moves to
+        take back, or when the moves do not rebuild the game from its seed's opening (a game
+        set up with :meth:`from_board`).
+        """
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+            raise ValueError(f"steps must be a whole number of 1 or more, got {steps!r}")
+        if steps > len(self._history):
+            made = len(self._history)
+            raise GameError(
+                "no move to undo" if made == 0 else f"only {made} moves can be undone, not {steps}"
+            )
+        history = self._history.decode("ascii")
+        whole = Game.replay(self._seed, history)
+        if (whole._lo, whole._hi, whole._score) != (self._lo, self._hi, self._score):
+            raise GameError(
+                "this game did not start from its seed's opening (it was set up from a board), "
+                "so its moves cannot be replayed to take one back"
+            )
+        earlier = Game.replay(self._seed, history[: len(history) - steps])
+        self._lo, self._hi = earlier._lo, earlier._hi
+        self._score = earlier._score
+        self._history = earlier._history
+        self._won = earlier._won
+        self._keep_going = self._keep_going and earlier._won
+        self._over = earlier._over
+        self._practice = True
+
     # --- saves ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, object]:
@@ -257,6 +321,7 @@ class Game:
             won=self._won,
             keep_going=self._keep_going,
             over=self._over,
+            practice=self._practice,
         )
 
     def __repr__(self) -> str:

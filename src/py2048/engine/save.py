@@ -18,8 +18,12 @@ A save is one JSON object::
   ``Game.replay(seed, history)`` rebuilds a game that started from its seed.
 - ``won``: a 2048 has been made (true exactly when a tile of 2048 or more is on the board);
   ``keep_going``: the player chose to play on after winning; ``over``: no move is left.
+- ``practice`` (optional, false when absent): Undo was used in this game, so it never sets the
+  best score. It is written only when true, so a game played without Undo is saved exactly as
+  before the field existed, and older readers load it.
 
-Every field is required and checked; anything wrong raises :class:`SaveError` naming the field.
+Every field but ``practice`` is required, and every field is checked; anything wrong raises
+:class:`SaveError` naming the field.
 The rules are closed under play: any move from a save they accept gives a save they accept
 (the game refuses a move past ``MAX_MOVES``).
 """
@@ -63,6 +67,8 @@ _FIELDS = (
     "keep_going",
     "over",
 )
+_OPTIONAL_FIELDS = ("practice",)
+"""Fields a save may leave out (each has a default)."""
 _HISTORY_LETTERS = frozenset("URDL")
 
 
@@ -85,6 +91,8 @@ class SaveState:
     won: bool
     keep_going: bool
     over: bool
+    practice: bool = False
+    """Undo was used in this game (see the module docstring)."""
 
 
 def max_score(exponents: tuple[int, ...] | list[int]) -> int:
@@ -109,7 +117,7 @@ def max_moves(exponents: tuple[int, ...] | list[int]) -> int:
 def encode(state: SaveState) -> dict[str, Any]:
     """The save object for ``state`` (ready for json.dumps)."""
     tiles = [(1 << e) if e else 0 for e in state.exponents]
-    return {
+    encoded: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "board": [tiles[r * 4 : r * 4 + 4] for r in range(4)],
@@ -121,6 +129,9 @@ def encode(state: SaveState) -> dict[str, Any]:
         "keep_going": state.keep_going,
         "over": state.over,
     }
+    if state.practice:
+        encoded["practice"] = True
+    return encoded
 
 
 def dumps(state: SaveState) -> str:
@@ -176,7 +187,7 @@ def decode(obj: object) -> SaveState:
     missing = [f for f in _FIELDS if f not in obj]
     if missing:
         raise SaveError("missing", missing[0])
-    unknown = sorted(set(obj) - set(_FIELDS))
+    unknown = sorted(set(obj) - set(_FIELDS) - set(_OPTIONAL_FIELDS))
     if unknown:
         raise SaveError("unknown field", unknown[0])
 
@@ -238,7 +249,8 @@ def decode(obj: object) -> SaveState:
     if over != stuck:
         reason = "no move is left" if stuck else "moves are still possible"
         raise SaveError(f"is {str(over).lower()} but {reason}", "over")
-    return SaveState(exponents, score, seed, history, won, keep_going, over)
+    practice = _boolean(obj, "practice") if "practice" in obj else False
+    return SaveState(exponents, score, seed, history, won, keep_going, over, practice)
 
 
 def _integer(obj: dict[str, Any], field: str) -> int:
