@@ -1,0 +1,497 @@
+"""Game review: the solver grades every move of a finished (or unfinished) game.
+
+(The module is ``reviewer`` so that ``py2048.solver.review`` stays the function.)
+
+``review(seed, history)`` replays the game from its seed and asks the search, at one fixed
+setting, what every direction was worth at every position::
+
+    from py2048 import Game
+    from py2048.solver import review
+
+    game = Game.replay(7, "LDRDLDDLRD")
+    graded = review(game.seed, game.history)
+    graded.accuracy  # 0 to 100
+    graded.counts  # {"best": ..., "good": ..., "inaccuracy": ..., "mistake": ..., "blunder": ...}
+    for move in graded.costliest:  # the five moves that gave up the most points
+        print(move.number, move.played, move.best, round(move.loss), move.grade)
+
+**The setting.** The search looks a fixed number of moves ahead (:data:`REVIEW_SETTINGS`:
+"quick" d1, "standard" d2, the default, and "deep" d3), with the shipped n-tuple network and
+no endgame tables, so the same game always gets the same review on every machine, whatever
+tables it has built (the tables answer with probabilities, not points). A direction's value is
+then the points the game is expected to score from that move on (the move's own merges
+included) if the solver played the rest; the game's score plus the best value is the final
+score the position promises.
+
+**Grades.** The *loss* of a move is the best direction's value minus the value of the move
+played, in points; its *relative* loss is the loss divided by the best value (1 where nothing
+was left to lose, at most 1). The grade follows the relative loss:
+
+=============  ==============================================
+best           the best move, or one worth exactly as much
+good           gives up less than 1% (:data:`GOOD_LIMIT`)
+inaccuracy     1% to 5% (:data:`INACCURACY_LIMIT`)
+mistake        5% to 20% (:data:`MISTAKE_LIMIT`)
+blunder        20% or more
+=============  ==============================================
+
+Measured with ``python benchmarks/review.py --players 30 --seed 5`` (30 games per player, at the
+default setting): a player choosing directions at random gives up 1% or more on 46% of its
+moves, 5% or more on 21% and 20% or more on 4.5%; a player always trying down, left, right, up
+on 39%, 11% and 1.2%; one taking the move that scores most at once on 29%, 6.3% and 0.9%; the
+solver at d1, over a 5,000-move game, on 0.16%, 0 and 0.
+
+**Accuracy.** Each move scores ``100 * max(0, 1 - relative / 0.05)``: 100 for the best, 80 for
+a move giving up 1%, 0 from 5% (:data:`ACCURACY_ZERO`: mistakes and blunders score 0). The
+game's accuracy is the mean over its moves, leaving out forced moves (a single legal
+direction). The same games: random 66, down-left-right-up 73, the greedy player 81, the solver
+at d1 99.7.
+
+**The rule book's mistakes.** A move graded inaccuracy or worse is matched, in this order,
+against the four mistakes the rule book warns of (:data:`STRATEGY_MISTAKES`): the largest tile
+left its corner where the best move kept it there ("using all four directions"); a 2 or 4
+ended walled in by tiles of 32 or more where the best move left none so ("a trapped small
+tile"); the move scored more at once than the best move ("rushing at every merge"); 3 or fewer
+cells were empty ("playing fast on a nearly full board").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from py2048.engine import Direction, Game, GameError
+from py2048.engine.board import ROW_TABLES, move, unpack, unpack_exponents
+from py2048.evaluation.registry import DEFAULT_EVALUATOR, get_evaluator
+from py2048.solver.grading import grade_positions
+from py2048.solver.hint import resolve_plan
+from py2048.solver.search import transposition_table
+
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The classes of a move, best first."""
+GOOD_LIMIT = 0.01
+INACCURACY_LIMIT = 0.05
+MISTAKE_LIMIT = 0.20
+"""A move is good below GOOD_LIMIT of relative loss, an inaccuracy below INACCURACY_LIMIT, a
+mistake below MISTAKE_LIMIT, and a blunder from there."""
+ACCURACY_ZERO = 0.05
+"""The relative loss at which a move's accuracy reaches 0."""
+COSTLIEST = 5
+"""How many of the costliest moves a review lists."""
+NEARLY_FULL = 3
+"""Empty cells at or below which a board is nearly full (the rule book's fourth mistake)."""
+TRAPPING_TILE = 32
+"""A 2 or 4 is trapped when every neighbour is a tile of at least this (as /strategy counts)."""
+_TIE = 1e-9
+"""Values closer than this share of the best are the same value."""
+_TARGET_CHUNK_SECONDS = 0.1
+"""About how long the search runs between two progress reports."""
+_CORNERS = (0, 3, 12, 15)
+_SMALL_EXPONENTS = (1, 2)
+
+
+@dataclass(frozen=True)
+class ReviewSetting:
+    """How deep the review searches each position (dN looks N + 1 moves ahead)."""
+
+    name: str
+    depth: int
+    summary: str
+
+
+REVIEW_SETTINGS: dict[str, ReviewSetting] = {
+    setting.name: setting
+    for setting in (
+        ReviewSetting("quick", 1, "d1: about 0.15 s for a 5,000-move game"),
+        ReviewSetting("standard", 2, "d2, the default: about 1.1 s for a 5,000-move game"),
+        ReviewSetting("deep", 3, "d3: about 6 s for a 5,000-move game"),
+    )
+}
+"""Every review setting by name, quickest first."""
+DEFAULT_SETTING = "standard"
+
+
+@dataclass(frozen=True)
+class StrategyMistake:
+    """One of the four mistakes the rule book warns of, as a review names it."""
+
+    name: str
+    rule: str
+    """The mistake as the rule book lists it, in our words."""
+    says: str
+    """What the move did that matches it."""
+    link: str
+    """The paragraph of the "2048 strategy" page about it."""
+
+
+STRATEGY_MISTAKES: dict[str, StrategyMistake] = {
+    mistake.name: mistake
+    for mistake in (
+        StrategyMistake(
+            "corner",
+            "Using all four directions freely",
+            "your largest tile left its corner, where the better move kept it",
+            "/strategy#directions",
+        ),
+        StrategyMistake(
+            "trapped",
+            "Letting a small tile get trapped",
+            "a 2 or 4 ended walled in by tiles of 32 or more, which the better move avoided",
+            "/strategy#trapped",
+        ),
+        StrategyMistake(
+            "merge",
+            "Rushing at every merge",
+            "the move scored more at once than the better move, and cost more later",
+            "/strategy#merges",
+        ),
+        StrategyMistake(
+            "full",
+            "Playing fast when the board is nearly full",
+            f"it came with {NEARLY_FULL} or fewer empty cells, where one hasty move is hard "
+            "to take back",
+            "/strategy#slow",
+        ),
+    )
+}
+"""The rule book's four mistakes, in the order a move is matched against them."""
+
+
+class ReviewError(ValueError):
+    """A game that cannot be reviewed: ``field`` is "seed", "history" or "setting"."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game, graded."""
+
+    number: int
+    """1 for the game's first move."""
+    board: tuple[tuple[int, ...], ...]
+    """The position the move was played in: 4 rows of 4 tiles (0 empty)."""
+    score: int
+    """The game's score in that position."""
+    played: Direction
+    best: Direction
+    """The direction the search values most (the first of equals, in action order)."""
+    values: dict[Direction, float]
+    """Each legal direction's value: the points expected from that move on."""
+    loss: float
+    """Points given up: ``values[best] - values[played]`` (0 for the best move)."""
+    relative: float
+    """``loss`` as a share of the best value, 0 to 1."""
+    grade: str
+    """One of :data:`GRADES`."""
+    forced: bool
+    """Only one direction could move."""
+    mistake: StrategyMistake | None
+    """The rule book's mistake this move matches, if it is graded inaccuracy or worse."""
+
+    @property
+    def accuracy(self) -> float:
+        """The move's accuracy, 0 to 100 (see the module docstring)."""
+        return 100.0 * max(0.0, 1.0 - self.relative / ACCURACY_ZERO)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The move as JSON (values and losses rounded to 0.01 points)."""
+        return {
+            "number": self.number,
+            "board": [list(row) for row in self.board],
+            "score": self.score,
+            "played": str(self.played),
+            "best": str(self.best),
+            "values": {str(d): round(v, 2) for d, v in self.values.items()},
+            "loss": round(self.loss, 2),
+            "relative": round(self.relative, 6),
+            "grade": self.grade,
+            "forced": self.forced,
+            "mistake": None
+            if self.mistake is None
+            else {
+                "name": self.mistake.name,
+                "rule": self.mistake.rule,
+                "says": self.mistake.says,
+                "link": self.mistake.link,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """A whole game graded: every move, and the summary."""
+
+    seed: int
+    history: str
+    """The moves reviewed, as the letters U, R, D, L."""
+    setting: ReviewSetting
+    moves: tuple[MoveReview, ...]
+    final_board: tuple[tuple[int, ...], ...]
+    final_score: int
+    accuracy: float
+    """0 to 100: the mean accuracy of the moves that were not forced (100 with none)."""
+    counts: dict[str, int]
+    """How many moves got each grade, in the order of :data:`GRADES`."""
+    costliest: tuple[MoveReview, ...]
+    """The moves that gave up the most points (at most :data:`COSTLIEST`), costliest first."""
+    seconds: float = field(default=0.0, compare=False)
+    """How long the review took."""
+
+    @property
+    def max_tile(self) -> int:
+        return max(max(row) for row in self.final_board)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The review as JSON: what ``2048 review --json`` prints and ``/api/review`` answers."""
+        return {
+            "seed": self.seed,
+            "history": self.history,
+            "setting": {"name": self.setting.name, "depth": self.setting.depth},
+            "final_board": [list(row) for row in self.final_board],
+            "final_score": self.final_score,
+            "max_tile": self.max_tile,
+            "accuracy": round(self.accuracy, 2),
+            "counts": dict(self.counts),
+            "costliest": [move.number for move in self.costliest],
+            "moves": [move.to_dict() for move in self.moves],
+        }
+
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(graded, total)`` before the search starts and after each part of it;
+an exception raised there stops the review and propagates."""
+
+
+def review(
+    seed: int,
+    history: str | Iterable[Direction | str | int],
+    *,
+    setting: str | ReviewSetting = DEFAULT_SETTING,
+    progress: Progress | None = None,
+) -> GameReview:
+    """Grade every move of the game ``Game.replay(seed, history)`` (see the module docstring).
+
+    ``history`` is the moves as letters ("LDRU...") or directions; every one must move the
+    board where it comes. ``setting`` names one of :data:`REVIEW_SETTINGS`. ``progress``, if
+    given, hears how far the search has got (and may raise to cancel it). Raises ReviewError
+    (a ValueError) naming the seed, the setting, or the number of the first bad move.
+    """
+    started = time.perf_counter()
+    chosen = _setting(setting)
+    moves = _moves(history)
+    try:
+        Game.replay(seed, moves, strict=True)
+    except GameError as exc:
+        raise ReviewError(str(exc), "history") from None
+    except ValueError as exc:
+        raise ReviewError(str(exc), "seed") from None
+    game = Game(seed)
+    count = len(moves)
+    los = np.empty(count, dtype=np.uint64)
+    his = np.empty(count, dtype=np.uint64)
+    scores = []
+    for index, direction in enumerate(moves):
+        los[index], his[index] = game.packed
+        scores.append(game.score)
+        game.move(direction)
+    values = Grader(chosen.depth).values(los, his, progress)
+    records = tuple(
+        _grade_move(index + 1, int(los[index]), int(his[index]), scores[index], direction, row)
+        for index, (direction, row) in enumerate(zip(moves, values, strict=True))
+    )
+    free = [record for record in records if not record.forced]
+    accuracy = sum(r.accuracy for r in free) / len(free) if free else 100.0
+    counts = {grade: 0 for grade in GRADES}
+    for record in records:
+        counts[record.grade] += 1
+    costly = sorted((r for r in records if r.loss > 0), key=lambda r: (-r.loss, r.number))
+    return GameReview(
+        seed=game.seed,
+        history="".join(d.letter for d in moves),
+        setting=chosen,
+        moves=records,
+        final_board=tuple(tuple(row) for row in game.board),
+        final_score=game.score,
+        accuracy=accuracy,
+        counts=counts,
+        costliest=tuple(costly[:COSTLIEST]),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _setting(setting: str | ReviewSetting) -> ReviewSetting:
+    if isinstance(setting, ReviewSetting):
+        return setting
+    found = REVIEW_SETTINGS.get(setting) if isinstance(setting, str) else None
+    if found is None:
+        names = ", ".join(REVIEW_SETTINGS)
+        raise ReviewError(f"unknown review setting {setting!r}; choose one of {names}", "setting")
+    return found
+
+
+def _moves(history: str | Iterable[Direction | str | int]) -> list[Direction]:
+    """The moves as directions; a value that is no direction is named by its move number."""
+    found = []
+    for number, value in enumerate(history, 1):
+        try:
+            found.append(Direction.parse(value))
+        except ValueError:
+            raise ReviewError(
+                f"move {number} is {value!r}, not a move: moves are U, R, D and L", "history"
+            ) from None
+    return found
+
+
+class Grader:
+    """The search at one depth, with its own transposition table: every direction's value at
+    any number of positions, the same whatever was searched before (see
+    :mod:`py2048.solver.grading`)."""
+
+    def __init__(self, depth: int) -> None:
+        self.evaluator = get_evaluator(DEFAULT_EVALUATOR)
+        self.plan = resolve_plan(depth=depth)
+        self.table = transposition_table(depth)
+        self.searched = 0
+
+    def values(
+        self, los: np.ndarray, his: np.ndarray, progress: Progress | None = None
+    ) -> np.ndarray:
+        """(positions, 4) values, -inf where a direction does not move; searched in parts of
+        about 0.1 s, after each of which ``progress`` hears how far it got."""
+        count = los.shape[0]
+        values = np.empty((count, 4), dtype=np.float64)
+        depths = np.empty(count, dtype=np.int64)
+        done = 0
+        part = 16
+        if progress is not None:
+            progress(0, count)
+        while done < count:
+            stop = min(count, done + part)
+            started = time.perf_counter()
+            grade_positions(
+                los[done:stop],
+                his[done:stop],
+                self.plan,
+                self.evaluator.kernel,
+                self.evaluator.data,
+                self.table,
+                ROW_TABLES,
+                self.searched,
+                values[done:stop],
+                depths[done:stop],
+            )
+            self.searched += stop - done
+            spent = time.perf_counter() - started
+            part = max(16, min(4096, int((stop - done) * _TARGET_CHUNK_SECONDS / max(spent, 1e-4))))
+            done = stop
+            if progress is not None:
+                progress(done, count)
+        return values
+
+    def best(self, game: Game) -> Direction | None:
+        """The direction a review rates best in this game's position (None: no move left)."""
+        lo, hi = game.packed
+        row = self.values(np.array([lo], dtype=np.uint64), np.array([hi], dtype=np.uint64))[0]
+        legal = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
+        return max(legal, key=legal.__getitem__) if legal else None
+
+
+def _grade_move(
+    number: int, lo: int, hi: int, score: int, played: Direction, row: np.ndarray
+) -> MoveReview:
+    values = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
+    best = max(values, key=values.__getitem__)
+    best_value = values[best]
+    loss = best_value - values[played]
+    if loss <= _TIE * max(1.0, abs(best_value)):
+        loss = 0.0
+    if loss == 0.0:
+        relative = 0.0
+    elif best_value > 0.0:
+        relative = min(1.0, loss / best_value)
+    else:
+        relative = 1.0
+    grade = _grade_of(loss, relative)
+    mistake = None
+    if GRADES.index(grade) >= GRADES.index("inaccuracy"):
+        mistake = _strategy_mistake(lo, hi, played, best)
+    return MoveReview(
+        number=number,
+        board=tuple(tuple(r) for r in unpack(lo, hi)),
+        score=score,
+        played=played,
+        best=best,
+        values=values,
+        loss=loss,
+        relative=relative,
+        grade=grade,
+        forced=len(values) == 1,
+        mistake=mistake,
+    )
+
+
+def _grade_of(loss: float, relative: float) -> str:
+    if loss == 0.0:
+        return "best"
+    if relative < GOOD_LIMIT:
+        return "good"
+    if relative < INACCURACY_LIMIT:
+        return "inaccuracy"
+    if relative < MISTAKE_LIMIT:
+        return "mistake"
+    return "blunder"
+
+
+def _strategy_mistake(
+    lo: int, hi: int, played: Direction, best: Direction
+) -> StrategyMistake | None:
+    """The first of the rule book's mistakes the move matches (None when none does)."""
+    before = unpack_exponents(lo, hi)
+    played_lo, played_hi, played_gain = move(np.uint64(lo), np.uint64(hi), played, ROW_TABLES)
+    best_lo, best_hi, best_gain = move(np.uint64(lo), np.uint64(hi), best, ROW_TABLES)
+    after_played = unpack_exponents(int(played_lo), int(played_hi))
+    after_best = unpack_exponents(int(best_lo), int(best_hi))
+    largest = max(before)
+    if (
+        _holds_corner(before, largest)
+        and not _holds_corner(after_played, largest)
+        and _holds_corner(after_best, largest)
+    ):
+        return STRATEGY_MISTAKES["corner"]
+    trapped = _trapped(after_played)
+    if trapped > _trapped(before) and trapped > _trapped(after_best):
+        return STRATEGY_MISTAKES["trapped"]
+    if played_gain > best_gain:
+        return STRATEGY_MISTAKES["merge"]
+    if before.count(0) <= NEARLY_FULL:
+        return STRATEGY_MISTAKES["full"]
+    return None
+
+
+def _holds_corner(exponents: list[int], at_least: int) -> bool:
+    return any(exponents[cell] >= at_least for cell in _CORNERS)
+
+
+def _trapped(exponents: list[int]) -> int:
+    """How many 2s and 4s have only tiles of TRAPPING_TILE or more around them."""
+    floor = TRAPPING_TILE.bit_length() - 1
+    count = 0
+    for cell, exponent in enumerate(exponents):
+        if exponent not in _SMALL_EXPONENTS:
+            continue
+        row, col = divmod(cell, 4)
+        neighbours = [
+            exponents[r * 4 + c]
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < 4 and 0 <= c < 4
+        ]
+        count += all(e >= floor for e in neighbours)
+    return count
