@@ -99,6 +99,9 @@ def test_replay_can_mark_a_game_practice() -> None:
 def test_a_strict_replay_names_the_move_that_is_not_a_direction() -> None:
     with pytest.raises(GameError, match=r"move 3 is 'X', not a move: moves are U, R, D and L"):
         Game.replay(12, "LUX", strict=True)
+    with pytest.raises(GameError, match=r"move 2 is 'u', not a move"):
+        Game.replay(12, "Lu", strict=True)  # a history holds capitals only, as saves do
+    assert Game.replay(12, ["left", "up"], strict=True).moves == 2
 
 
 def test_a_strict_replay_names_the_move_that_changes_nothing() -> None:

@@ -23,6 +23,7 @@ from py2048.engine.rng import random_seed, seed_key, validate_seed
 
 WIN_TILE = 1 << save.WIN_EXPONENT
 _LETTER = {d: d.letter.encode() for d in Direction}
+_HISTORY_LETTERS = frozenset(d.letter for d in Direction)
 
 
 class GameError(ValueError):
@@ -91,15 +92,19 @@ class Game:
 
         Directions that do not move are skipped, as they are in play. With ``strict`` (for a
         move list from outside: a file, a link) a move that is not a direction, or that changes
-        nothing where it comes, raises GameError naming its number (the first move is move 1).
+        nothing where it comes, raises GameError naming its number (the first move is move 1);
+        a string must then hold only the letters U, R, D and L, as a save's history does.
         ``practice`` marks the game as one in which Undo was used.
         """
         game = cls(seed)
+        letters_only = isinstance(moves, str)  # a history: only the letters U, R, D and L
         for number, value in enumerate(moves, 1):
             if not strict:
                 game.move(value)
                 continue
             try:
+                if letters_only and value not in _HISTORY_LETTERS:
+                    raise ValueError(value)
                 direction = Direction.parse(value)
             except ValueError:
                 raise GameError(
