@@ -1,0 +1,93 @@
+"""What a game review grades by: its settings, the grade thresholds and the rule book's mistakes.
+
+The definitions only, with nothing compiled, so that the command line and the web API can name
+the settings without loading the search; :mod:`py2048.solver.reviewer` does the grading and
+explains every figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The classes of a move, best first."""
+GOOD_LIMIT = 0.01
+INACCURACY_LIMIT = 0.05
+MISTAKE_LIMIT = 0.20
+"""A move is good below GOOD_LIMIT of relative loss, an inaccuracy below INACCURACY_LIMIT, a
+mistake below MISTAKE_LIMIT, and a blunder from there."""
+ACCURACY_ZERO = 0.05
+"""The relative loss at which a move's accuracy reaches 0."""
+COSTLIEST = 5
+"""How many of the costliest moves a review lists."""
+NEARLY_FULL = 3
+"""Empty cells at or below which a board is nearly full (the rule book's fourth mistake)."""
+TRAPPING_TILE = 32
+"""A 2 or 4 is trapped when every neighbour is a tile of at least this (as /strategy counts)."""
+
+
+@dataclass(frozen=True)
+class ReviewSetting:
+    """How deep the review searches each position (dN looks N + 1 moves ahead)."""
+
+    name: str
+    depth: int
+    summary: str
+
+
+REVIEW_SETTINGS: dict[str, ReviewSetting] = {
+    setting.name: setting
+    for setting in (
+        ReviewSetting("quick", 1, "d1: about 0.15 s for a 5,000-move game"),
+        ReviewSetting("standard", 2, "d2, the default: about 1.1 s for a 5,000-move game"),
+        ReviewSetting("deep", 3, "d3: about 6 s for a 5,000-move game"),
+    )
+}
+"""Every review setting by name, quickest first."""
+DEFAULT_SETTING = "standard"
+
+
+@dataclass(frozen=True)
+class StrategyMistake:
+    """One of the four mistakes the rule book warns of, as a review names it."""
+
+    name: str
+    rule: str
+    """The mistake as the rule book lists it, in our words."""
+    says: str
+    """What the move did that matches it."""
+    link: str
+    """The paragraph of the "2048 strategy" page about it."""
+
+
+STRATEGY_MISTAKES: dict[str, StrategyMistake] = {
+    mistake.name: mistake
+    for mistake in (
+        StrategyMistake(
+            "corner",
+            "Using all four directions freely",
+            "your largest tile left its corner, where the better move kept it",
+            "/strategy#directions",
+        ),
+        StrategyMistake(
+            "trapped",
+            "Letting a small tile get trapped",
+            "a 2 or 4 ended walled in by tiles of 32 or more, which the better move avoided",
+            "/strategy#trapped",
+        ),
+        StrategyMistake(
+            "merge",
+            "Rushing at every merge",
+            "the move scored more at once than the better move, and cost more later",
+            "/strategy#merges",
+        ),
+        StrategyMistake(
+            "full",
+            "Playing fast when the board is nearly full",
+            f"it came with {NEARLY_FULL} or fewer empty cells, where one hasty move is hard "
+            "to take back",
+            "/strategy#slow",
+        ),
+    )
+}
+"""The rule book's four mistakes, in the order a move is matched against them."""
