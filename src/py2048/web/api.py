@@ -1,15 +1,22 @@
-"""The JSON API: new game, move, keep going and hint, all through the engine, with no session.
+"""The JSON API: new game, move, keep going, undo, hint and review, all through the engine and
+the solver, with no session.
 
 The browser sends the whole game (the engine's save) with each request; the server validates
 it with ``Game.from_dict``, acts, and sends the new save back. Moves run on the event loop
-(they take microseconds); hints run on worker threads (see :mod:`py2048.web.hints`).
+(they take microseconds); hints and reviews run on worker threads (see :mod:`py2048.web.hints`
+and :mod:`py2048.web.reviews`). A review takes the game as its seed and moves, as a review
+link holds it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
+from fastapi.responses import StreamingResponse
 
 from py2048.engine import Direction, Game, GameError, SaveError, trace
 from py2048.engine.save import MAX_MOVES
@@ -30,8 +37,13 @@ from py2048.web.models import (
     NewGameRequest,
     PresetInfo,
     PresetsResponse,
+    ReplayRequest,
+    ReviewRequest,
+    ReviewResponse,
     Save,
+    UndoRequest,
 )
+from py2048.web.reviews import Progress, ReviewCancelled, ReviewJob, ReviewsBusy, ReviewService
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {
@@ -71,7 +83,16 @@ def hint_service(request: Request) -> HintService:
     return request.app.state.hints
 
 
-@router.post("/new", summary="Start a new game", response_model=GameResponse)
+def review_service(request: Request) -> ReviewService:
+    return request.app.state.reviews
+
+
+_GAME_ROUTE: dict[str, Any] = {"response_model_exclude_unset": True}
+"""Routes answering a save leave out what the save leaves out (``practice`` when false), so the
+state they answer is exactly the engine's save."""
+
+
+@router.post("/new", summary="Start a new game", response_model=GameResponse, **_GAME_ROUTE)
 async def new_game(body: Annotated[NewGameRequest | None, Body()] = None) -> dict[str, Any]:
     """A fresh game: two start tiles. Give a seed to get the same game every time."""
     game = Game(seed=None if body is None else body.seed)
@@ -82,6 +103,7 @@ async def new_game(body: Annotated[NewGameRequest | None, Body()] = None) -> dic
     "/move",
     summary="Play one move",
     response_model=MoveResponse,
+    **_GAME_ROUTE,
     responses={
         400: {
             "model": ErrorResponse,
@@ -119,7 +141,7 @@ async def move(body: MoveRequest) -> dict[str, Any]:
     }
 
 
-@router.post("/check", summary="Check a saved game", response_model=GameResponse)
+@router.post("/check", summary="Check a saved game", response_model=GameResponse, **_GAME_ROUTE)
 async def check(body: CheckRequest) -> dict[str, Any]:
     """Validate a saved game before resuming it: the same checks as every other route, with
     nothing played. A 422 names what is wrong, so the page can back the save up and start anew."""
@@ -130,6 +152,7 @@ async def check(body: CheckRequest) -> dict[str, Any]:
     "/keep-going",
     summary="Play on after the win",
     response_model=GameResponse,
+    **_GAME_ROUTE,
     responses={400: {"model": ErrorResponse, "description": "The game has not been won"}},
 )
 async def keep_going(body: KeepGoingRequest) -> dict[str, Any]:
@@ -140,6 +163,138 @@ async def keep_going(body: KeepGoingRequest) -> dict[str, Any]:
     except GameError as exc:
         raise HTTPException(400, f"state.won: {exc}") from None
     return {"state": game.to_dict()}
+
+
+@router.post(
+    "/undo",
+    summary="Take moves back (practice mode)",
+    response_model=GameResponse,
+    responses={
+        400: {
+            "model": ErrorResponse,
+            "description": "Not that many moves to take back, or a game set up from a board "
+            "(its moves do not rebuild it from its seed)",
+        }
+    },
+    **_GAME_ROUTE,
+)
+async def undo(body: UndoRequest) -> dict[str, Any]:
+    """The game without its last ``steps`` moves: the seed replayed with the rest of its moves,
+    so the same tiles come again. The answer is marked ``practice``: a game in which Undo was
+    used never sets the best score."""
+    game = load_game(body.state)
+    try:
+        game.undo(body.steps)
+    except GameError as exc:
+        raise HTTPException(400, f"state.history: {exc}") from None
+    return {"state": game.to_dict()}
+
+
+@router.post("/replay", summary="Replay a game from its seed and moves", **_GAME_ROUTE)
+async def replay(body: ReplayRequest) -> GameResponse:
+    """The game ``seed`` becomes after ``history``: what a review link or an imported file
+    holds. A move that is not U, R, D or L, or that changes nothing where it comes, is refused
+    with 422 naming its number."""
+    try:
+        game = Game.replay(body.seed, body.history, strict=True, practice=body.practice)
+    except GameError as exc:
+        raise HTTPException(422, f"history: {exc}") from None
+    return GameResponse.model_validate({"state": game.to_dict()})
+
+
+_REVIEW_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: {
+        "model": ErrorResponse,
+        "description": "A field is missing or malformed, or a move is not U, R, D or L or "
+        "changes nothing where it comes (the message names the move's number)",
+    },
+    429: {"model": ErrorResponse, "description": "Too many reviews at once; retry"},
+}
+
+
+async def _started_review(body: ReviewRequest, request: Request) -> tuple[ReviewJob, Progress]:
+    """Queue the review and wait until its moves are checked (its first progress report)."""
+    try:
+        job = review_service(request).start(body.seed, body.history, body.setting, body.practice)
+    except ReviewsBusy:
+        raise HTTPException(429, "too many reviews are running; try again shortly") from None
+    try:
+        first = await job.next_event()
+    except ValueError as exc:  # a ReviewError: the seed, a move or the setting
+        raise HTTPException(422, f"{getattr(exc, 'field', 'history')}: {exc}") from None
+    except BaseException:
+        job.cancel()
+        raise
+    assert isinstance(first, Progress)
+    return job, first
+
+
+@router.post(
+    "/review",
+    summary="Review a game: the solver grades every move",
+    response_model=ReviewResponse,
+    responses=_REVIEW_ERRORS,
+    **_GAME_ROUTE,
+)
+async def review(body: ReviewRequest, request: Request) -> dict[str, Any]:
+    """Every move of the game ``seed`` + ``history`` graded at ``setting`` (see the README's
+    "Game review"): each move's value against the best move's, the loss in points and relative
+    to the best, its grade and the rule book's mistake it matches; the accuracy, the grades'
+    counts and the costliest moves. ``state`` is the game after the moves. The same game always
+    gets the same review. A request that goes away stops its review."""
+    job, _ = await _started_review(body, request)
+    try:
+        while True:
+            try:
+                event = await asyncio.wait_for(job.next_event(), timeout=0.25)
+            except TimeoutError:
+                if await request.is_disconnected():
+                    raise ReviewCancelled from None
+                continue
+            if not isinstance(event, Progress):
+                return event
+    finally:
+        job.cancel()
+
+
+@router.post(
+    "/review/stream",
+    summary="Review a game, with progress",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": 'Lines of JSON (NDJSON): {"progress": {"graded": n, '
+            '"total": N}} as the search goes, then the same object as /api/review answers, '
+            'or {"error": "..."} if the review failed after it began',
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        },
+        **_REVIEW_ERRORS,
+    },
+)
+async def review_stream(body: ReviewRequest, request: Request) -> StreamingResponse:
+    """/api/review, answered as it goes: the page shows the progress, and closing the request
+    stops the review. A bad game is refused before the stream starts, as /api/review does."""
+    job, first = await _started_review(body, request)
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            event: Progress | dict[str, Any] = first
+            while isinstance(event, Progress):
+                yield _line({"progress": {"graded": event.graded, "total": event.total}})
+                try:
+                    event = await job.next_event()
+                except Exception as exc:
+                    yield _line({"error": f"the review failed: {exc}"})
+                    return
+            yield _line(event)
+        finally:
+            job.cancel()
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+def _line(obj: dict[str, Any]) -> bytes:
+    return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
 
 
 @router.post(

@@ -18,6 +18,7 @@ from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService, warm_up_in_background
 from py2048.web.hosts import HostCheckMiddleware, HostPolicy
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from py2048.web.reviews import ReviewService
 
 DESCRIPTION = f"""\
 2048 by the official rules. The server keeps no session: the browser keeps the game as the
@@ -39,9 +40,13 @@ for _type, _suffix in (("text/javascript", ".js"), ("text/css", ".css")):
 
 
 def create_app(
-    *, hints: HintService | None = None, hosts: HostPolicy | None = _LOOPBACK
+    *,
+    hints: HintService | None = None,
+    reviews: ReviewService | None = None,
+    hosts: HostPolicy | None = _LOOPBACK,
 ) -> FastAPI:
-    """A new app; ``hints`` runs the solver searches (default: one worker per core but one).
+    """A new app; ``hints`` runs the solver searches (default: one worker per core but one),
+    ``reviews`` the game reviews (one at a time).
 
     ``hosts``: the Host headers it answers (see :mod:`py2048.web.hosts`); by default the names
     of this machine at any port; None answers every one.
@@ -52,6 +57,7 @@ def create_app(
         warm_up_in_background()
         yield
         app.state.hints.close()
+        app.state.reviews.close()
 
     # FastAPIOffline serves Swagger UI's own files for /docs, so even the docs need no CDN.
     app = FastAPIOffline(
@@ -62,6 +68,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hints = hints or HintService()
+    app.state.reviews = reviews or ReviewService()
     # The last added runs first: the Host is checked before anything else.
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)

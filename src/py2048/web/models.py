@@ -17,10 +17,19 @@ from py2048.engine import Game
 from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
 from py2048.engine.rng import SEED_LIMIT
 from py2048.engine.save import MAX_MOVES, MAX_SCORE
+from py2048.solver.grades import (
+    DEFAULT_SETTING,
+    GRADES,
+    REVIEW_SETTINGS,
+    STRATEGY_MISTAKES,
+)
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
 
 DirectionName = Literal["up", "right", "down", "left"]
 PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]  # the solver's presets
+ReviewSettingName = Literal[tuple(REVIEW_SETTINGS)]  # type: ignore[valid-type]
+GradeName = Literal[GRADES]  # type: ignore[valid-type]
+MistakeName = Literal[tuple(STRATEGY_MISTAKES)]  # type: ignore[valid-type]
 
 TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
 
@@ -40,6 +49,8 @@ Seed = Annotated[int, Field(ge=0, lt=SEED_LIMIT), Integral]
 
 _EXAMPLE_SEED = 2048
 _EXAMPLE_SAVE: dict[str, Any] = Game(seed=_EXAMPLE_SEED).to_dict()
+_EXAMPLE_HISTORY = "LDLDRD"
+_EXAMPLE_PLAYED: dict[str, Any] = Game.replay(_EXAMPLE_SEED, _EXAMPLE_HISTORY).to_dict()
 _EXAMPLE_WON_SAVE: dict[str, Any] = Game.from_board(
     [[2048, 8, 2, 0], [16, 4, 0, 0], [4, 0, 0, 0], [2, 0, 0, 0]], score=20_316, seed=_EXAMPLE_SEED
 ).to_dict()
@@ -86,6 +97,11 @@ class Save(_Strict):
     won: bool = Field(description="a 2048 (or more) is on the board")
     keep_going: bool = Field(description="the player chose to play on after winning")
     over: bool = Field(description="no move is left")
+    practice: bool = Field(
+        False,
+        description="optional: Undo was used in this game, so it never sets the best score "
+        "(saved only when true)",
+    )
 
 
 class NewGameRequest(_Strict):
@@ -135,6 +151,54 @@ class HintRequest(StateRequest):
 
     preset: PresetName = Field(
         default=DEFAULT_PRESET, description=f"search effort: {describe_presets()} at most"
+    )
+
+
+class UndoRequest(StateRequest):
+    """Take back the last moves (practice mode)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"state": _EXAMPLE_PLAYED, "steps": 1}]}
+    )
+
+    steps: Annotated[int, Field(ge=1, le=MAX_MOVES), Integral] = Field(
+        1, description="how many moves to take back"
+    )
+
+
+_HISTORY = Field(
+    max_length=MAX_MOVES,
+    description="the game's moves in order, as the letters U, R, D and L",
+)
+
+
+class ReplayRequest(_Strict):
+    """A game given by its seed and its moves."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"seed": _EXAMPLE_SEED, "history": _EXAMPLE_HISTORY}]}
+    )
+
+    seed: Seed = Field(description="the seed the game started from")
+    history: str = _HISTORY
+    practice: bool = Field(False, description="Undo was used in this game")
+
+
+class ReviewRequest(ReplayRequest):
+    """A game to review: its seed, its moves and the setting to grade them at."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"seed": _EXAMPLE_SEED, "history": _EXAMPLE_HISTORY, "setting": DEFAULT_SETTING}
+            ]
+        }
+    )
+
+    setting: ReviewSettingName = Field(
+        default=DEFAULT_SETTING,
+        description="how deep the solver searches each position: "
+        + "; ".join(f"{s.name}: {s.summary}" for s in REVIEW_SETTINGS.values()),
     )
 
 
@@ -190,6 +254,60 @@ class HintResponse(BaseModel):
         "an endgame table answered, and values are the chances (0 to 1) of making table_target",
     )
     table_target: int | None = Field(None, description="the tile a table's chances are about")
+
+
+class StrategyMistakeInfo(BaseModel):
+    """The rule book's mistake a poor move matches, and where the strategy page explains it."""
+
+    name: MistakeName
+    rule: str = Field(description="the mistake as the rule book lists it")
+    says: str = Field(description="what the move did that matches it")
+    link: str = Field(description="the paragraph of the 2048 strategy page about it")
+
+
+class ReviewedMove(BaseModel):
+    """One move of the game, graded."""
+
+    number: int = Field(ge=1, description="1 for the game's first move")
+    board: list[list[int]] = Field(description="the position the move was played in")
+    score: int = Field(ge=0, description="the game's score in that position")
+    played: DirectionName
+    best: DirectionName = Field(description="the move the solver values most")
+    values: dict[DirectionName, float] = Field(
+        description="each legal move's value: the points expected from that move on"
+    )
+    loss: float = Field(ge=0, description="points given up against the best move")
+    relative: float = Field(ge=0, le=1, description="the loss as a share of the best value")
+    grade: GradeName
+    forced: bool = Field(description="only one move was possible")
+    mistake: StrategyMistakeInfo | None
+
+
+class ReviewSettingInfo(BaseModel):
+    name: ReviewSettingName
+    depth: int = Field(ge=0, description="dN looks N + 1 moves ahead")
+
+
+class GameReviewBody(BaseModel):
+    """Every move graded, and the summary."""
+
+    seed: int
+    history: str
+    setting: ReviewSettingInfo
+    final_board: list[list[int]]
+    final_score: int = Field(ge=0)
+    max_tile: int = Field(ge=0)
+    accuracy: float = Field(ge=0, le=100, description="0 to 100: 100 when every move is best")
+    counts: dict[GradeName, int] = Field(description="moves of each grade")
+    costliest: list[int] = Field(description="the numbers of the costliest moves, costliest first")
+    moves: list[ReviewedMove]
+
+
+class ReviewResponse(BaseModel):
+    """The review, and the game after its moves (the save to export)."""
+
+    review: GameReviewBody
+    state: Save
 
 
 class PresetInfo(BaseModel):

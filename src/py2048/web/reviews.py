@@ -1,0 +1,128 @@
+"""Game reviews for the page: the solver grades a game on a worker thread, with progress.
+
+A review searches every position of a game (about a second for 5,000 moves at the default
+setting, longer at "deep"), so it runs on a thread of its own at a lower priority, like the
+hints (see :mod:`py2048.web.hints`): the compiled search releases the GIL and the event loop
+keeps answering moves. One review runs at a time and a few may wait; beyond that a review is
+refused with 429.
+
+A :class:`ReviewJob` reports how far its search has got and can be cancelled: the page shows
+the progress and cancels by closing the request, and the search stops within a tenth of a
+second (between two parts of the game, see :func:`py2048.solver.review`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from py2048.engine import Game
+from py2048.web.hints import _lower_thread_priority
+
+DEFAULT_WAITING = 2
+
+
+class ReviewsBusy(Exception):
+    """Too many reviews are running or waiting already."""
+
+
+class ReviewCancelled(Exception):
+    """The client went away: the review stopped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    graded: int
+    total: int
+
+
+def run_review(
+    seed: int, history: str, setting: str, practice: bool, progress: Any = None
+) -> dict[str, Any]:
+    """One review, on the calling thread: ``{"review": ..., "state": ...}`` (the state being the
+    game's save after the moves, marked practice when it was one). Raises ReviewError."""
+    from py2048.solver import review
+
+    graded = review(seed, history, setting=setting, progress=progress)
+    state = Game.replay(seed, graded.history, practice=practice).to_dict()
+    return {"review": graded.to_dict(), "state": state}
+
+
+class ReviewJob:
+    """One review on its way: its progress events, its result, and a way to stop it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._events: asyncio.Queue[Progress] = asyncio.Queue()
+        self._cancelled = threading.Event()
+        self.future: Future[dict[str, Any]] | None = None
+
+    def report(self, graded: int, total: int) -> None:
+        """The search's progress callback (on the worker thread); raises once cancelled."""
+        if self._cancelled.is_set():
+            raise ReviewCancelled
+        with contextlib.suppress(RuntimeError):  # the server has stopped its event loop
+            self._loop.call_soon_threadsafe(self._events.put_nowait, Progress(graded, total))
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        if self.future is not None:
+            self.future.cancel()  # still waiting for a worker: it never starts
+
+    async def next_event(self) -> Progress | dict[str, Any]:
+        """The next progress report, or the result once the review is done (raising what the
+        review raised)."""
+        assert self.future is not None
+        done = asyncio.wrap_future(self.future)
+        while True:
+            if not self._events.empty():
+                return self._events.get_nowait()
+            if done.done():
+                return done.result()
+            waiting = asyncio.ensure_future(self._events.get())
+            finished, _ = await asyncio.wait({waiting, done}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting in finished:
+                return waiting.result()
+            waiting.cancel()
+
+
+class ReviewService:
+    """Runs reviews one at a time on a low-priority worker thread; a few may wait."""
+
+    def __init__(self, waiting: int = DEFAULT_WAITING) -> None:
+        self._executor = ThreadPoolExecutor(
+            max_workers=1,
+            thread_name_prefix="py2048-review",
+            initializer=_lower_thread_priority,
+        )
+        self._capacity = 1 + waiting
+        self._pending = 0
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    def start(self, seed: int, history: str, setting: str, practice: bool) -> ReviewJob:
+        """Queue a review; raises ReviewsBusy when too many are running or waiting."""
+        if self._pending >= self._capacity:
+            raise ReviewsBusy
+        job = ReviewJob(asyncio.get_running_loop())
+        self._pending += 1
+        job.future = self._executor.submit(run_review, seed, history, setting, practice, job.report)
+        job.future.add_done_callback(lambda _: self._call_soon(job, self._finished))
+        return job
+
+    @staticmethod
+    def _call_soon(job: ReviewJob, callback: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the server has stopped its event loop
+            job._loop.call_soon_threadsafe(callback)
+
+    def _finished(self) -> None:
+        self._pending -= 1
