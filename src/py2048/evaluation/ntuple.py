@@ -63,7 +63,7 @@ def value_kernel(layout: np.ndarray, scale: float) -> Dispatcher:
     0 is the value of a lost game. The layout (which table, which masks and shifts read each
     tuple; :func:`~py2048.evaluation.tuples.layout_plan`) and the scale are compiled into the
     kernel as constants, as in the training kernels: numba then folds the index arithmetic
-    away, which made d2 searches twice as fast (``docs/solver.md``). numba caches one compiled
+    away, which made d2 searches twice as fast (``docs/solver-notes.md``). numba caches one compiled
     kernel per layout and scale on disk, so only a new network compiles (about a second).
     """
     return _compiled_kernel(layout_plan(layout), float(scale))

@@ -16,7 +16,7 @@ from py2048.evaluation.ntuple import shipped_evaluator
 
 DEFAULT_EVALUATOR = "ntuple"
 """The shipped network: it measured stronger than the heuristic at every depth and time budget
-measured (``docs/solver.md``)."""
+measured (``docs/solver-notes.md``)."""
 
 _registry: dict[str, Callable[[], Evaluator]] = {
     "heuristic": heuristic_evaluator,
