@@ -28,9 +28,10 @@ def labels(language: str) -> dict[str, str]:
 
 
 def keys_used_by_the_page() -> set[str]:
-    """Every label key named in the game page and its frame (data-i18n...) or in the scripts
-    (t("key"))."""
+    """Every label key named in the game page, the review page and their frame (data-i18n...)
+    or in the scripts (t("key"))."""
     html = (CONTENT_DIR / "game.html").read_text(encoding="utf-8")
+    html += (CONTENT_DIR / "review.html").read_text(encoding="utf-8")
     html += TEMPLATE_PATH.read_text(encoding="utf-8")
     used = set(re.findall(r'data-i18n="([\w.]+)"', html))
     used |= {

@@ -1,4 +1,5 @@
-"""The HTML pages: the game, "How to play" in every language, "2048 strategy", "2048 solver".
+"""The HTML pages: the game, its review, "How to play" in every language, "2048 strategy",
+"2048 solver".
 
 Every page is one frame (``templates/page.html``: the head, the navigation, the language
 switch) around its own content. The game, the rules and the strategy are HTML fragments written
@@ -192,20 +193,34 @@ def read_fragment(path: Path) -> Fragment:
     return Fragment(fields["title"], fields["description"], text[header.end() :])
 
 
+SCRIPTED_PAGES = {
+    "game": ("game-page", "", "main.js"),
+    "review": (
+        "game-page review-page",
+        '  <link rel="stylesheet" href="/static/css/review.css">\n',
+        "review-main.js",
+    ),
+}
+"""The pages run by scripts, which switch them to the player's language: (body class, extra
+stylesheets, script). Both draw the board with the game's stylesheet."""
+
+
 @lru_cache(maxsize=16)
 def _fragment_page(name: str, lang: str, current: str, mtime_ns: int) -> str:
     fragment = read_fragment(CONTENT_DIR / f"{name}.html")
-    if current == "game":
+    if current in SCRIPTED_PAGES:
+        body_class, stylesheets, script = SCRIPTED_PAGES[current]
         return render_page(
             lang=lang,
             current=current,
-            title=fragment.title,
+            title=fragment.title if current == "game" else f"{fragment.title} · py2048",
             description=fragment.description,
             body=fragment.html,
-            body_class="game-page",
+            body_class=body_class,
             head=(
                 '  <link rel="stylesheet" href="/static/css/game.css">\n'
-                '  <script type="module" src="/static/js/main.js"></script>\n'
+                f"{stylesheets}"
+                f'  <script type="module" src="/static/js/{script}"></script>\n'
             ),
             languages=_language_menu(),
         )
@@ -242,6 +257,13 @@ def _rules_page(lang: str, headers: dict[str, str] | None = None) -> HTMLRespons
 async def game_page() -> HTMLResponse:
     """The game; its scripts then switch it to the player's language."""
     return _fragment_response("game", DEFAULT_LANGUAGE, "game")
+
+
+@router.get("/review")
+async def review_page() -> HTMLResponse:
+    """The review of a game: the game comes in the address's fragment (``#seed=...``), which
+    the browser keeps to itself, or from a file the player imports; the scripts do the rest."""
+    return _fragment_response("review", DEFAULT_LANGUAGE, "review")
 
 
 @router.get("/rules")

@@ -25,12 +25,58 @@ export class OfflineError extends Error {
   }
 }
 
-function post(path, body) {
+function post(path, body, signal = undefined) {
   return request(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
+    signal,
   });
+}
+
+/** The review of a game, with `onProgress(graded, total)` as the server's search goes; the
+ *  request stops (an AbortError) when `signal` aborts. */
+async function reviewStream(game, onProgress, signal) {
+  let response;
+  try {
+    response = await fetch("/api/review/stream", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(game),
+      signal,
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new OfflineError(error);
+  }
+  if (!response.ok) {
+    let detail = response.statusText;
+    try {
+      detail = (await response.json()).detail ?? detail;
+    } catch {
+      // the status says enough
+    }
+    const text = typeof detail === "string" ? detail : JSON.stringify(detail);
+    throw new ApiError(response.status, text);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    buffered += decoder.decode(value ?? new Uint8Array(), { stream: !done });
+    let end;
+    while ((end = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      if (!line) continue;
+      const message = JSON.parse(line);
+      if (message.progress) onProgress(message.progress.graded, message.progress.total);
+      else if (message.error) throw new ApiError(500, message.error);
+      else return message;
+    }
+    if (done) throw new OfflineError(new Error("the review stopped before its end"));
+  }
 }
 
 /** The server's JSON answer to a request; an ApiError or OfflineError when there is none. */
@@ -73,6 +119,22 @@ export const api = {
   /** The player chose Keep going after the win: `{state}` with keep_going true. */
   keepGoing(state) {
     return post("/api/keep-going", { state });
+  },
+
+  /** Take back the last `steps` moves: `{state}`, marked practice. */
+  undo(state, steps = 1) {
+    return post("/api/undo", { state, steps });
+  },
+
+  /** The game a seed and its moves make: `{state}`, or an ApiError naming the bad move. */
+  replay({ seed, history, practice = false }) {
+    return post("/api/replay", { seed, history, practice });
+  },
+
+  /** The solver's review of a game `{seed, history, practice, setting}`: `{review, state}`,
+   *  with `onProgress(graded, total)` on the way. */
+  review(game, onProgress = () => {}, signal = undefined) {
+    return reviewStream(game, onProgress, signal);
   },
 
   /** The solver's advice: `{direction, values, depth, elapsed_ms}`. */

@@ -1,6 +1,10 @@
 // The game controller: holds the current state (the engine's save), queues the player's
 // moves, sends them to the server one at a time, and hands each answer to the view and to
-// storage. It knows no rules: the server decides what a move does.
+// storage. It knows no rules: the server decides what a move does, and what Undo gives back.
+//
+// Practice mode lets the player take moves back. A game in which Undo was used is marked
+// practice by the server and never sets the best score: the best falls back to what it was
+// before that game began (kept as `py2048.best.before`).
 
 import { ApiError, OfflineError } from "./api.js";
 import { KEYS } from "./storage.js";
@@ -12,6 +16,8 @@ export class GameController {
     this.view = view;
     this.state = null;
     this.best = storage.loadBest();
+    this.bestBefore = storage.loadBestBefore() ?? this.best;
+    this.practiceMode = storage.get(KEYS.practice) === "on";
     this.queue = [];
     this.draining = null;
     this.starting = null; // the restore of the saved game, while it runs
@@ -20,6 +26,7 @@ export class GameController {
     this.newGameListeners = new Set();
     this.question = null; // the New game question while it is open: a promise of the answer
     this.replacing = false; // true from a confirmed New game until the new game is on screen
+    this.undoing = null; // the Undos on their way, one after another
   }
 
   t(key, values) {
@@ -81,6 +88,7 @@ export class GameController {
     this.view.hideHint();
     this.view.drawBoard(state.board);
     this.view.setScore(state.score);
+    this.view.setPracticeGame(Boolean(state.practice));
     this.recordBest();
   }
 
@@ -92,8 +100,15 @@ export class GameController {
     this.view.showNotice(this.t("notice.saveFailed"));
   }
 
+  /** A game's score becomes the best score, unless Undo was used in it. */
   recordBest() {
-    if (this.state.score > this.best) {
+    if (this.state.practice) {
+      // The game may have raised the best before its first Undo: that no longer counts.
+      if (this.best > this.bestBefore) {
+        this.best = this.bestBefore;
+        this.storage.saveBest(this.best);
+      }
+    } else if (this.state.score > this.best) {
       this.best = this.state.score;
       this.storage.saveBest(this.best);
     }
@@ -151,6 +166,8 @@ export class GameController {
       this.replacing = false;
     }
     this.banner = null;
+    this.bestBefore = this.best;
+    this.storage.saveBestBefore(this.best);
     this.show(answer.state);
     this.save(answer.state);
     this.view.announce(this.t("announce.newGame"));
@@ -261,6 +278,66 @@ export class GameController {
     this.view.hideBanners();
     if (answer.state.over) this.openBanner("over");
     else this.view.announce(this.t("announce.keepGoing"));
+  }
+
+  // --- practice mode and Undo ------------------------------------------------------------------
+
+  /** Turn practice mode (the Undo button, U and Ctrl+Z) on or off; remembered. */
+  setPracticeMode(on) {
+    this.practiceMode = on;
+    this.storage.set(KEYS.practice, on ? "on" : "off");
+    this.view.setPracticeMode(on);
+    this.view.announce(this.t(on ? "announce.practiceOn" : "announce.practiceOff"));
+  }
+
+  /** Resolves once no move is queued or on its way (the save then holds every move made). */
+  async settled() {
+    if (this.starting) await this.starting;
+    while (this.draining) await this.draining;
+  }
+
+  /** Take back the last move (practice mode only): the server replays the game without it.
+   *  Undos pressed faster than the server answers are taken back one after another. */
+  undo() {
+    if (!this.practiceMode) {
+      this.view.announce(this.t("announce.undoNeedsPractice"));
+      return Promise.resolve();
+    }
+    this.queue.length = 0;
+    const previous = this.undoing ?? Promise.resolve();
+    const undoing = previous.then(() => this.undoOnce());
+    this.undoing = undoing;
+    return undoing.finally(() => {
+      if (this.undoing === undoing) this.undoing = null;
+    });
+  }
+
+  async undoOnce() {
+    await this.settled();
+    const sent = this.state;
+    if (!sent || sent.moves === 0) {
+      this.view.announce(this.t("announce.nothingToUndo"));
+      return;
+    }
+    let answer;
+    try {
+      answer = await this.api.undo(sent);
+    } catch (error) {
+      if (this.state !== sent) return;
+      if (error instanceof ApiError && error.rejected) {
+        this.view.showNotice(this.t("notice.undoFailed", { detail: error.detail }));
+        return;
+      }
+      return this.reportFailure(error);
+    }
+    if (this.state !== sent) return; // a new game came first
+    this.banner = null;
+    this.show(answer.state);
+    this.save(answer.state);
+    this.view.announce(
+      this.t("announce.undone", { moves: answer.state.moves, score: answer.state.score }),
+    );
+    if (answer.state.won && !answer.state.keep_going) this.openBanner("win");
   }
 
   /** Re-say what language-dependent text is on screen after a language switch. */

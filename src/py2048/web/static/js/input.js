@@ -1,4 +1,4 @@
-// Keys and swipes turned into "move" and "restart" events. Knows nothing of the game.
+// Keys and swipes turned into "move", "restart" and "undo" events. Knows nothing of the game.
 
 const KEY_DIRECTIONS = {
   ArrowUp: "up",
@@ -17,6 +17,9 @@ const KEY_DIRECTIONS = {
 };
 
 const RESTART_CODE = "KeyR";
+/** U, or Ctrl+Z (Cmd+Z on a Mac): the handler says whether it took the key (practice mode). */
+const UNDO_CODE = "KeyU";
+const UNDO_WITH_CONTROL_CODE = "KeyZ";
 
 /** The least distance, in CSS pixels, a drag must cover to count as a swipe. */
 export const SWIPE_THRESHOLD = 10;
@@ -36,7 +39,8 @@ function isTypingTarget(target) {
 }
 
 export class InputManager {
-  /** `board` receives the swipes; `handlers` are {move(direction), restart()}. */
+  /** `board` receives the swipes; `handlers` are {move(direction), restart(), undo()}; undo
+   *  returns whether it took the key (otherwise Ctrl+Z is left to the browser). */
   constructor(board, handlers) {
     this.board = board;
     this.handlers = handlers;
@@ -50,8 +54,13 @@ export class InputManager {
   }
 
   onKey(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     if (event.isComposing || isTypingTarget(event.target)) return;
+    const control = event.ctrlKey || event.metaKey;
+    if (control && !event.altKey && !event.shiftKey && event.code === UNDO_WITH_CONTROL_CODE) {
+      if (this.handlers.undo?.()) event.preventDefault();
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const direction = KEY_DIRECTIONS[event.code];
     if (direction) {
       event.preventDefault();
@@ -59,6 +68,9 @@ export class InputManager {
     } else if (event.code === RESTART_CODE) {
       event.preventDefault();
       this.handlers.restart();
+    } else if (event.code === UNDO_CODE && this.handlers.undo) {
+      event.preventDefault();
+      this.handlers.undo();
     }
   }
 

@@ -3,6 +3,7 @@
 import { Advisor } from "./advisor.js";
 import { api } from "./api.js";
 import { GameController } from "./controller.js";
+import { gameOfSave, reviewAddress } from "./gamecode.js";
 import { loadTranslator, pickLanguage } from "./i18n.js";
 import { InputManager } from "./input.js";
 import { KEYS, StorageManager } from "./storage.js";
@@ -50,13 +51,39 @@ async function main() {
     restart() {
       controller.requestNewGame();
     },
+    undo() {
+      if (!controller.practiceMode) {
+        controller.undo(); // says that Undo needs practice mode
+        return false;
+      }
+      advisor.takeOver();
+      controller.undo();
+      return true;
+    },
   });
+
+  /** Open the review of the game on screen; the game and its save stay as they are. */
+  async function openReview() {
+    advisor.stopAutoplay();
+    await controller.settled();
+    if (controller.state) window.location.assign(reviewAddress(gameOfSave(controller.state)));
+  }
   byId("new-game").addEventListener("click", () => controller.requestNewGame());
   byId("win-new-game").addEventListener("click", () => controller.startNewGame());
   byId("try-again").addEventListener("click", () => controller.startNewGame());
   byId("keep-going").addEventListener("click", () => controller.keepGoing());
   byId("hint").addEventListener("click", () => advisor.hint());
   byId("autoplay").addEventListener("click", () => advisor.toggleAutoplay());
+  byId("review").addEventListener("click", openReview);
+  byId("over-review").addEventListener("click", openReview);
+  byId("practice").addEventListener("click", () =>
+    controller.setPracticeMode(!controller.practiceMode),
+  );
+  byId("undo").addEventListener("click", () => {
+    advisor.takeOver();
+    controller.undo();
+  });
+  view.setPracticeMode(controller.practiceMode);
 
   await controller.start();
   document.documentElement.dataset.ready = "true";

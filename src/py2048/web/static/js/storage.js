@@ -1,11 +1,14 @@
-// The browser's memory of the game: the state after every move, the best score, the chosen
-// language and autoplay speed. When localStorage is unavailable (a private window, a full
+// The browser's memory of the game: the state after every move, the best score (and what it
+// was before the game in progress, which a practice game falls back to), the chosen language,
+// autoplay speed and practice mode. When localStorage is unavailable (a private window, a full
 // quota) the page keeps working from memory for the session.
 
 export const KEYS = Object.freeze({
   state: "py2048.state",
   backup: "py2048.state.backup",
   best: "py2048.best",
+  bestBefore: "py2048.best.before",
+  practice: "py2048.practice",
   language: "py2048.language",
   speed: "py2048.autoplay.speed",
 });
@@ -86,5 +89,16 @@ export class StorageManager {
 
   saveBest(best) {
     return this.set(KEYS.best, String(best));
+  }
+
+  /** The best score before the game in progress began; null when not known (older saves). */
+  loadBestBefore() {
+    const raw = this.get(KEYS.bestBefore);
+    const best = Number(raw);
+    return raw !== null && Number.isSafeInteger(best) && best >= 0 ? best : null;
+  }
+
+  saveBestBefore(best) {
+    return this.set(KEYS.bestBefore, String(best));
   }
 }

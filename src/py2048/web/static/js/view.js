@@ -2,6 +2,8 @@
 // scores, banners, the hint, notices and the polite live region. Knows no rules: it draws
 // what the server says happened.
 
+import { makeTile, placeTile } from "./tiles.js";
+
 export const DIRECTIONS = ["up", "right", "down", "left"];
 export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
 
@@ -13,21 +15,6 @@ function byId(id) {
   return document.getElementById(id);
 }
 
-function placeTile(tile, [row, col]) {
-  tile.style.setProperty("--row", row);
-  tile.style.setProperty("--col", col);
-}
-
-function makeTile(value, cell, extraClass = "") {
-  const tile = document.createElement("div");
-  tile.className = `tile tile-${value} ${extraClass}`.trim();
-  placeTile(tile, cell);
-  const face = document.createElement("div");
-  face.className = "tile-face";
-  face.textContent = String(value);
-  tile.append(face);
-  return tile;
-}
 
 export class View {
   constructor() {
@@ -44,6 +31,9 @@ export class View {
     this.noticeText = byId("notice-text");
     this.hintPanel = byId("hint-panel");
     this.autoplayButton = byId("autoplay");
+    this.practiceButton = byId("practice");
+    this.undoButton = byId("undo");
+    this.practiceBadge = byId("practice-badge");
     this.confirmDialog = byId("confirm-dialog");
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.translator = null;
@@ -214,6 +204,17 @@ export class View {
   /** Mark the page busy while moves are in flight (`html[data-busy]`), e.g. for tests. */
   setBusy(busy) {
     document.documentElement.dataset.busy = String(busy);
+  }
+
+  /** Practice mode on or off: the toggle's state, and the Undo button shown only while on. */
+  setPracticeMode(on) {
+    this.practiceButton.setAttribute("aria-pressed", String(on));
+    this.undoButton.hidden = !on;
+  }
+
+  /** Mark the game on screen as practice (Undo was used in it), or not. */
+  setPracticeGame(practice) {
+    this.practiceBadge.hidden = !practice;
   }
 
   setAutoplay(running) {
