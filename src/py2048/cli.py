@@ -17,6 +17,7 @@ from py2048.learn import command as train
 from py2048.solver import bench, distill
 from py2048.tables import command as tables
 from py2048.tui import command as play
+from py2048.tui import review_command as review
 from py2048.web import command as serve
 
 
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, command in (
         ("serve", serve),
         ("play", play),
+        ("review", review),
         ("bench", bench),
         ("train", train),
         ("tables", tables),

@@ -56,7 +56,10 @@ class Py2048App(App[int]):
             message = f"{unreadable.message} The best score starts again."
             notices.append(("Best score could not be read", message))
         if self.fresh_game is not None:
-            session = Session(self.storage, self.fresh_game, best_score, resumed=False)
+            game, before = self.fresh_game, best_score
+            session = Session(
+                self.storage, game, best_score, resumed=False, best_before_game=before
+            )
         else:
             saved, unreadable = self.storage.load_game()
             if unreadable:
@@ -69,7 +72,10 @@ class Py2048App(App[int]):
                     "it cannot move again. Press N for a new game."
                 )
                 notices.append(("This game cannot go on", message))
-            session = Session(self.storage, game, best_score, resumed=saved is not None)
+            before = self.storage.load_best_before_game() if saved is not None else best_score
+            session = Session(
+                self.storage, game, best_score, resumed=saved is not None, best_before_game=before
+            )
         return GameScreen(session, self.advisor, notices)
 
     def action_help(self) -> None:

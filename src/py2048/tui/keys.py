@@ -33,7 +33,10 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("right,d,l", "move('right')", "Move right"),
     Key("down,s,j", "move('down')", "Move down"),
     Key("left,a,h", "move('left')", "Move left"),
-    Key("n,r", "new_game", "New game (asks first while a game is in progress)", "New game"),
+    Key("n", "new_game", "New game (asks first while a game is in progress)", "New game"),
+    Key("r", "new_game_or_review", "New game; after game over, its review (every move graded)"),
+    Key("u,ctrl+z", "undo", "Undo the last move, as many as you like (practice mode only)"),
+    Key("z", "toggle_practice", "Practice mode on / off (a game with Undo sets no best score)"),
     Key("i", "hint", "Hint: the best move, and the final score each move should lead to", "Hint"),
     Key("p", "autoplay", "Autoplay on / off; any move key takes over", "Autoplay"),
     Key("plus,equals_sign", "autoplay_speed(1)", "Autoplay faster"),
@@ -60,6 +63,7 @@ _KEY_LABELS = {
     "escape": "Esc",
     "f1": "F1",
     "ctrl+q": "Ctrl+Q",
+    "ctrl+z": "Ctrl+Z",
 }
 
 

@@ -13,16 +13,31 @@ class Session:
     untouched until it makes a move: until then the save holds a game this session never
     touched. A failed save never stops play: ``save_problem`` says what went wrong until a
     later save succeeds.
+
+    Undo (practice mode) marks the game practice: such a game never sets the best score, which
+    falls back to ``best_before_game``, the best score before that game began.
     """
 
-    def __init__(self, storage: Storage, game: Game, best_score: int, *, resumed: bool) -> None:
-        """``resumed``: ``game`` is the one in the save."""
+    def __init__(
+        self,
+        storage: Storage,
+        game: Game,
+        best_score: int,
+        *,
+        resumed: bool,
+        best_before_game: int | None = None,
+    ) -> None:
+        """``resumed``: ``game`` is the one in the save. ``best_before_game``: the best score
+        before that game began, if known (else ``best_score``)."""
         self.storage = storage
         self.game = game
         self._owns_save = resumed
-        self.best_score = max(best_score, game.score)
+        known = best_score if best_before_game is None else min(best_before_game, best_score)
+        self.best_before_game = known
+        self.best_score = best_score
         self.save_problem: str | None = None
-        self._best_score_unsaved = best_score < game.score
+        self._best_score_unsaved = False
+        self._record_best()
 
     @property
     def in_progress(self) -> bool:
@@ -43,11 +58,30 @@ class Session:
             self.save_problem = f"Not moved: {exc}"
             return MoveResult(direction, False, 0, None, False)
         if result.moved:
-            if self.game.score > self.best_score:
-                self.best_score = self.game.score
-                self._best_score_unsaved = True
+            self._record_best()
             self._save()
         return result
+
+    def undo(self) -> str | None:
+        """Take back the last move (practice mode) and save; the reason when it cannot."""
+        try:
+            self.game.undo()
+        except GameError as exc:
+            return str(exc)
+        self._record_best()
+        self._save()
+        return None
+
+    def _record_best(self) -> None:
+        """The game's score becomes the best score, unless Undo was used in it: then the best
+        is what it was before the game began."""
+        if self.game.practice:
+            if self.best_score > self.best_before_game:
+                self.best_score = self.best_before_game
+                self._best_score_unsaved = True
+        elif self.game.score > self.best_score:
+            self.best_score = self.game.score
+            self._best_score_unsaved = True
 
     def keep_going(self) -> None:
         self.game.keep_playing()
@@ -56,6 +90,8 @@ class Session:
     def new_game(self) -> None:
         """Start a new game; the save is replaced now only if it holds this session's game."""
         self.game = Game()
+        self.best_before_game = self.best_score
+        self._best_score_unsaved = True
         if self._owns_save:
             self._save()
 
@@ -63,7 +99,7 @@ class Session:
         try:
             self.storage.save_game(self.game)
             if self._best_score_unsaved:
-                self.storage.save_best_score(self.best_score)
+                self.storage.save_best_score(self.best_score, self.best_before_game)
                 self._best_score_unsaved = False
         except OSError as exc:
             self.save_problem = f"Not saved: {exc.strerror or exc}"

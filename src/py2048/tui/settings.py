@@ -1,7 +1,8 @@
-"""The terminal game's settings, kept beside its save: the autoplay speed and the solver's
-strength, so that both come back the next time the game starts.
+"""The terminal game's settings, kept beside its save: the autoplay speed, the solver's
+strength and practice mode, so that they come back the next time the game starts.
 
-``settings.json`` in the data directory: ``{"autoplay_speed": 3, "strength": "balanced"}``,
+``settings.json`` in the data directory: ``{"autoplay_speed": 3, "strength": "balanced",
+"practice": false}``,
 written atomically like the saves. The settings are a convenience: a missing, unreadable or
 unknown value means the default, silently, and a failed write loses only the setting.
 """
@@ -29,6 +30,8 @@ class Settings:
     """0 (slowest) to AUTOPLAY_SPEEDS - 1 (as fast as the solver answers)."""
     strength: str = DEFAULT_PRESET
     """The solver's preset: fast, balanced or strong."""
+    practice: bool = False
+    """Practice mode: U (or Ctrl+Z) takes moves back."""
 
     @classmethod
     def load(cls, directory: Path) -> Settings:
@@ -46,6 +49,8 @@ class Settings:
             settings = replace(settings, autoplay_speed=min(max(speed, 0), AUTOPLAY_SPEEDS - 1))
         if saved.get("strength") in PRESETS:
             settings = replace(settings, strength=saved["strength"])
+        if isinstance(saved.get("practice"), bool):
+            settings = replace(settings, practice=saved["practice"])
         return settings
 
     def save(self, directory: Path) -> None:

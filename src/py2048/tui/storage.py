@@ -92,8 +92,26 @@ class Storage:
     def save_game(self, game: Game) -> None:
         _write_text(self.game_path, game.to_json())
 
-    def save_best_score(self, best_score: int) -> None:
-        _write_text(self.best_score_path, json.dumps({"best_score": best_score}))
+    def load_best_before_game(self) -> int | None:
+        """The best score as it was before the saved game began (a game in which Undo is used
+        falls back to it); None when the file does not say. Read leniently: a value it cannot
+        use is None, and the file stays where it is."""
+        try:
+            obj = json.loads(self._read(self.best_score_path).decode("utf-8"))
+        except (OSError, ValueError, RecursionError, SaveError):
+            return None
+        before = obj.get("before_game") if isinstance(obj, dict) else None
+        if isinstance(before, bool) or not isinstance(before, int) or not 0 <= before <= MAX_SCORE:
+            return None
+        return before
+
+    def save_best_score(self, best_score: int, before_game: int | None = None) -> None:
+        """Keep the best score; ``before_game``, when given, is the best score before the game
+        in progress began (``{"best_score": ..., "before_game": ...}``)."""
+        saved: dict[str, int] = {"best_score": best_score}
+        if before_game is not None:
+            saved["before_game"] = before_game
+        _write_text(self.best_score_path, json.dumps(saved))
 
     @staticmethod
     def _read(path: Path) -> bytes:

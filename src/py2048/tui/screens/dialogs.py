@@ -16,6 +16,8 @@ from textual.widgets import Button, Static
 
 KEEP_GOING = "keep-going"
 NEW_GAME = "new-game"
+REVIEW = "review"
+UNDO = "undo"
 CANCEL = "cancel"
 
 
@@ -90,18 +92,28 @@ class WinScreen(Dialog):
 
 
 class GameOverScreen(Dialog):
-    """No move is left: the final score, then New game or a last look at the board."""
+    """No move is left: the final score, then New game, the review of the game, or a last look
+    at the board (U takes the last move back in practice mode)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", f"choose('{NEW_GAME}')", "New game"),
+        Binding("r", f"choose('{REVIEW}')", "Review"),
+        Binding("u,ctrl+z", f"choose('{UNDO}')", "Undo", show=False),
         Binding("escape", "choose(None)", "Look at the board"),
     ]
 
-    def __init__(self, score: int, best_score: int) -> None:
+    def __init__(self, score: int, best_score: int, *, practice: bool = False) -> None:
+        message = f"Final score: {score:,}    Best: {best_score:,}"
+        if practice:
+            message += "\nA practice game (Undo was used): it does not count for the best score."
         super().__init__(
             "Game over",
-            f"Final score: {score:,}    Best: {best_score:,}",
-            [(NEW_GAME, "New game (N)"), ("look", "Look at the board (Esc)")],
+            message,
+            [
+                (NEW_GAME, "New game (N)"),
+                (REVIEW, "Review (R)"),
+                ("look", "Board (Esc)"),
+            ],
         )
 
 

@@ -28,11 +28,14 @@ from py2048.tui.keys import GAME_KEYS
 from py2048.tui.screens.dialogs import (
     KEEP_GOING,
     NEW_GAME,
+    REVIEW,
+    UNDO,
     ConfirmNewGameScreen,
     GameOverScreen,
     NoticeScreen,
     WinScreen,
 )
+from py2048.tui.screens.review import ReviewScreen
 from py2048.tui.session import Session
 from py2048.tui.settings import AUTOPLAY_SPEEDS, Settings
 from py2048.tui.widgets.advice import AdvicePanel
@@ -56,6 +59,7 @@ class GameScreen(Screen[None]):
     GameScreen #title { color: $text-accent; width: 100%; text-align: center; }
     GameScreen #scores { height: auto; }
     GameScreen #save-problem { color: $error; height: auto; }
+    GameScreen #practice { color: $text-warning; height: auto; }
     GameScreen.-narrow #layout { layout: vertical; }
     GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
     GameScreen.-narrow #title { display: none; }
@@ -111,6 +115,7 @@ class GameScreen(Screen[None]):
                     yield ScoreBox("Score", id="score")
                     yield ScoreBox("Best", id="best")
                     yield Static(id="save-problem", markup=False)
+                    yield Static(id="practice", markup=False)
                 yield AdvicePanel()
         yield Footer()
 
@@ -153,7 +158,19 @@ class GameScreen(Screen[None]):
         problem = self.query_one("#save-problem", Static)
         problem.update(self.session.save_problem or "")
         problem.display = self.session.save_problem is not None
+        self._draw_practice()
         self.query_one(AdvicePanel).clear()
+
+    def _draw_practice(self) -> None:
+        """Say when practice mode is on (U undoes) and when the game is a practice game."""
+        lines = []
+        if self.session.game.practice:
+            lines.append("Practice game")
+        if self.settings.practice:
+            lines.append("Practice: U undoes")
+        practice = self.query_one("#practice", Static)
+        practice.update("\n".join(lines))
+        practice.display = bool(lines)
 
     # --- moves ------------------------------------------------------------------------------
 
@@ -190,12 +207,51 @@ class GameScreen(Screen[None]):
 
     def _show_game_over(self) -> None:
         self.stop_autoplay()
-        game_over = GameOverScreen(self.session.game.score, self.session.best_score)
+        game = self.session.game
+        game_over = GameOverScreen(game.score, self.session.best_score, practice=game.practice)
         self.app.push_screen(game_over, self._after_game_over)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == NEW_GAME:
             self._new_game()
+        elif choice == REVIEW:
+            self.action_review()
+        elif choice == UNDO:
+            self.action_undo()
+            if self.session.game.over:  # not taken back: the game is still over
+                self._show_game_over()
+
+    def action_review(self) -> None:
+        """The review of the game: the solver grades every move."""
+        self.stop_autoplay()
+        self.app.push_screen(ReviewScreen(self.session.game))
+
+    def action_new_game_or_review(self) -> None:
+        """R: a new game, as in the browser; once the game is over, its review."""
+        if self.session.game.over:
+            self.action_review()
+        else:
+            self.action_new_game()
+
+    # --- practice mode ------------------------------------------------------------------------
+
+    def action_toggle_practice(self) -> None:
+        self._change_settings(practice=not self.settings.practice)
+        self._draw_practice()
+        state = "on: U (or Ctrl+Z) undoes" if self.settings.practice else "off"
+        self.notify(f"Practice mode {state}.", timeout=3)
+
+    def action_undo(self) -> None:
+        """Take back the last move (practice mode): the game becomes a practice game."""
+        if not self.settings.practice:
+            self.notify("Undo works in practice mode: press Z to turn it on.", timeout=4)
+            return
+        self.stop_autoplay()
+        problem = self.session.undo()
+        if problem:
+            self.notify(f"Nothing undone: {problem}.", severity="warning", timeout=4)
+            return
+        self._draw()
 
     def action_new_game(self) -> None:
         self.stop_autoplay()

@@ -1,0 +1,110 @@
+"""The review of the game, over the board: the solver grades every move on a worker thread while
+a progress bar fills, then the summary (the same as ``2048 review`` prints). Esc closes it, and
+stops a review still on its way."""
+
+from __future__ import annotations
+
+import threading
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import ProgressBar, Static
+from textual.worker import Worker, WorkerState
+
+from py2048.engine import Game
+from py2048.tui.palette import colour_system
+from py2048.tui.review import replay_problem, summary
+
+REVIEW_GROUP = "review"
+
+
+class ReviewCancelled(Exception):
+    """The player closed the review before it was done."""
+
+
+class ReviewScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    ReviewScreen > VerticalScroll {
+        width: 96;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    ReviewScreen #status { margin: 1 0 0 0; }
+    ReviewScreen ProgressBar { margin: 0 0 1 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,r,enter", "close", "Close the review"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+        self.cancelled = threading.Event()
+        self.review: object | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = "Game review (Esc closes)"
+            yield Static(f"Reviewing {self.game.moves:,} moves…", id="status", markup=False)
+            yield ProgressBar(total=max(self.game.moves, 1), show_eta=False, id="progress")
+            yield Static(id="summary")
+
+    def on_mount(self) -> None:
+        problem = replay_problem(self.game)
+        if problem:
+            self._stopped(f"This game cannot be reviewed: {problem}.")
+            return
+        self.run_worker(
+            self._review, name="review", group=REVIEW_GROUP, exit_on_error=False, thread=True
+        )
+
+    def _review(self) -> object:
+        """On a worker thread: the review, reporting its progress to the screen."""
+        from py2048.solver import review
+
+        def progress(graded: int, total: int) -> None:
+            if self.cancelled.is_set():
+                raise ReviewCancelled
+            self.app.call_from_thread(self._progress, graded, total)
+
+        return review(self.game.seed, self.game.history, progress=progress)
+
+    def _progress(self, graded: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=max(total, 1), progress=graded)
+        status = f"Reviewing: {graded:,} of {total:,} moves graded…"
+        self.query_one("#status", Static).update(status)
+
+    def _stopped(self, message: str) -> None:
+        self.query_one("#status", Static).update(message)
+        self.query_one(ProgressBar).display = False
+
+    @on(Worker.StateChanged)
+    def _review_done(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != REVIEW_GROUP:
+            return
+        if event.state == WorkerState.ERROR:
+            if not isinstance(event.worker.error, ReviewCancelled):
+                self._stopped(f"The review failed: {event.worker.error}")
+            return
+        if event.state != WorkerState.SUCCESS:
+            return
+        self.review = event.worker.result
+        self.query_one("#status", Static).display = False
+        self.query_one(ProgressBar).display = False
+        system = colour_system(self.app.console.color_system)
+        self.query_one("#summary", Static).update(
+            summary(self.review, practice=self.game.practice, system=system)  # type: ignore[arg-type]
+        )
+
+    def action_close(self) -> None:
+        self.cancelled.set()
+        self.dismiss(None)
