@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from textual.widgets import Static
+from textual.widgets import ProgressBar, Static
+from textual.worker import WorkerState
 
 from py2048.cli import main
 from py2048.engine import Direction, Game
@@ -173,6 +174,36 @@ async def test_after_game_over_r_shows_the_review(data_dir: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and game_screen(app).session.game.over
+
+
+@pytest.mark.anyio
+async def test_a_long_review_shows_its_progress_and_esc_stops_it(data_dir: Path) -> None:
+    from py2048.solver.reviewer import Grader
+
+    grader = Grader(1)
+    game = Game(seed=5)
+    while game.moves < 4000:
+        game.move(grader.best(game))
+    app = make_app(data_dir)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = ReviewScreen(game)
+        await app.push_screen(screen)
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if screen.query_one(ProgressBar).progress > 0:
+                break
+        status = rendered(screen.query_one("#status", Static).content)
+        assert re.search(r"Reviewing: [\d,]+ of 4,000 moves graded", status)
+        worker = screen.worker
+        assert worker is not None and not worker.is_finished
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        stopped_at = screen.graded
+        await pilot.pause(2.0)  # the whole review takes about a second here
+        assert screen.graded < 4000, "the search went on to the end"
+        assert screen.graded - stopped_at <= 1000  # it stopped at its next part (0.1 s)
+        assert worker.state != WorkerState.SUCCESS and screen.review is None
 
 
 @pytest.mark.anyio

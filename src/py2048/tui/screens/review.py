@@ -50,6 +50,12 @@ class ReviewScreen(ModalScreen[None]):
         self.game = game
         self.cancelled = threading.Event()
         self.review: object | None = None
+        self.worker: Worker[object] | None = None
+        self.ended = False
+        """The review is on screen, or stopped with a message."""
+        self.graded = 0
+        self.total = game.moves
+        """How far the search has got (written by the worker, read by the screen's timer)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
@@ -63,33 +69,39 @@ class ReviewScreen(ModalScreen[None]):
         if problem:
             self._stopped(f"This game cannot be reviewed: {problem}.")
             return
-        self.run_worker(
+        self.worker = self.run_worker(
             self._review, name="review", group=REVIEW_GROUP, exit_on_error=False, thread=True
         )
+        self.set_interval(0.1, self._show_progress)
 
     def _review(self) -> object:
-        """On a worker thread: the review, reporting its progress to the screen."""
+        """On a worker thread: the review. Its progress goes into ``graded`` and ``total``,
+        which a timer on the screen shows; closing the screen makes the next report stop it."""
         from py2048.solver import review
 
         def progress(graded: int, total: int) -> None:
+            self.graded, self.total = graded, total
             if self.cancelled.is_set():
                 raise ReviewCancelled
-            self.app.call_from_thread(self._progress, graded, total)
 
         return review(self.game.seed, self.game.history, progress=progress)
 
-    def _progress(self, graded: int, total: int) -> None:
-        self.query_one(ProgressBar).update(total=max(total, 1), progress=graded)
-        status = f"Reviewing: {graded:,} of {total:,} moves graded…"
+    def _show_progress(self) -> None:
+        if self.ended or not self.is_attached:
+            return
+        total = max(self.total, 1)
+        self.query_one(ProgressBar).update(total=total, progress=self.graded)
+        status = f"Reviewing: {self.graded:,} of {self.total:,} moves graded…"
         self.query_one("#status", Static).update(status)
 
     def _stopped(self, message: str) -> None:
+        self.ended = True
         self.query_one("#status", Static).update(message)
         self.query_one(ProgressBar).display = False
 
     @on(Worker.StateChanged)
     def _review_done(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != REVIEW_GROUP:
+        if event.worker.group != REVIEW_GROUP or self.cancelled.is_set():
             return
         if event.state == WorkerState.ERROR:
             if not isinstance(event.worker.error, ReviewCancelled):
@@ -98,6 +110,7 @@ class ReviewScreen(ModalScreen[None]):
         if event.state != WorkerState.SUCCESS:
             return
         self.review = event.worker.result
+        self.ended = True
         self.query_one("#status", Static).display = False
         self.query_one(ProgressBar).display = False
         system = colour_system(self.app.console.color_system)
