@@ -41,6 +41,16 @@ KEY_DIRECTIONS = {
     "j": "down",
     "h": "left",
 }
+HOLD_REQUESTS_JS = """path => {
+  window.heldRequests = [];
+  const sendNow = window.fetch.bind(window);
+  window.fetch = (resource, options) => {
+    if (!String(resource).endsWith(path)) return sendNow(resource, options);
+    return new Promise((resolve) => {
+      window.heldRequests.push(() => resolve(sendNow(resource, options)));
+    });
+  };
+}"""
 # Every direction moves something on this board, so any key or swipe is a real move.
 OPEN_BOARD = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 2, 0], [0, 0, 0, 8]]
 
@@ -93,6 +103,7 @@ class Session:
         self.context = context
         self.url = server_url
         self.watch = watch
+        self.held_path = ""
         self.page = self.new_page()
 
     def new_page(self) -> Any:
@@ -125,6 +136,21 @@ class Session:
         self.page.goto(f"{self.url}/")
         if wait:
             self.wait_ready()
+
+    def hold_requests(self, path: str) -> None:
+        """From the next page load on, the page's requests to `path` wait (a slow network) until
+        `release_held` lets the first one go. The page holds them itself, so a test never
+        depends on the browser driver delivering an interception in time."""
+        self.page.add_init_script(f"({HOLD_REQUESTS_JS})({json.dumps(path)})")
+        self.held_path = path
+
+    def wait_held(self) -> None:
+        self.page.wait_for_function("() => window.heldRequests.length > 0")
+
+    def release_held(self) -> None:
+        """Send the first held request and return once its answer came in."""
+        with self.page.expect_response(f"**{self.held_path}"):
+            self.page.evaluate("() => window.heldRequests.shift()()")
 
     def wait_ready(self) -> None:
         self.page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")

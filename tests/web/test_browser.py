@@ -210,20 +210,17 @@ def test_win_banner_keep_going_is_remembered_across_reloads(session: Session) ->
 def test_new_game_on_the_win_banner_wins_over_a_keep_going_still_on_its_way(
     session: Session,
 ) -> None:
+    session.hold_requests("/api/keep-going")
     session.open(prepared([[2048, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], score=20480))
     session.page.wait_for_selector("#win-banner", state="visible")
-    held: list[Any] = []
-    session.page.route("**/api/keep-going", lambda route: held.append(route))
     session.page.click("#keep-going")
-    while not held:
-        session.page.wait_for_timeout(10)
+    session.wait_held()
     session.page.click("#win-new-game")
     session.page.wait_for_function(
         "() => JSON.parse(localStorage.getItem('py2048.state')).seed !== 7"
     )
     new_game = session.stored()
-    with session.page.expect_response("**/api/keep-going"):
-        held[0].continue_()
+    session.release_held()
     session.page.wait_for_timeout(200)  # let the page handle the late answer
     assert session.stored() == new_game
     assert not session.visible("#win-banner")
@@ -288,13 +285,11 @@ def test_new_game_pressed_while_the_save_loads_asks_about_the_saved_game(
     session: Session,
 ) -> None:
     saved = expected_after(prepared(OPEN_BOARD), ["left"]).to_dict()
-    held: list[Any] = []
-    session.page.route("**/api/check", lambda route: held.append(route))
+    session.hold_requests("/api/check")
     session.open(saved, wait=False)
-    while not held:
-        session.page.wait_for_timeout(10)
+    session.wait_held()
     session.page.click("#new-game")  # before the saved game is back on the board
-    held[0].continue_()
+    session.release_held()
     session.wait_ready()
     session.page.get_by_role("dialog", name="Start a new game?").wait_for(timeout=10_000)
     assert session.stored() == saved
@@ -327,21 +322,17 @@ def test_a_move_answered_after_a_new_game_does_not_bring_the_old_game_back(
 ) -> None:
     # A move still on its way when a new game starts (fast autoplay, or a key and then R) must
     # not overwrite the new game when its answer comes in last.
+    session.hold_requests("/api/move")
     session.open(prepared(OPEN_BOARD))
-    held: list[Any] = []
-    session.page.route("**/api/move", lambda route: held.append(route))
     session.page.keyboard.press("ArrowLeft")
-    session.page.wait_for_function("() => document.documentElement.dataset.busy === 'true'")
-    while not held:
-        session.page.wait_for_timeout(10)
+    session.wait_held()
     old_seed = session.stored()["seed"]
     session.page.click("#new-game")
     session.page.wait_for_function(
         "seed => JSON.parse(localStorage.getItem('py2048.state')).seed !== seed", arg=old_seed
     )
     new_game = session.stored()
-    with session.page.expect_response("**/api/move"):
-        held[0].continue_()
+    session.release_held()
     session.wait_idle()
     assert session.stored() == new_game
     assert session.grid() == new_game["board"]

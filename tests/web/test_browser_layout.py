@@ -139,6 +139,18 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     return not (apart_sideways or a["bottom"] <= b["y"] or b["bottom"] <= a["y"])
 
 
+ADDITION_AND_LABELS_JS = f"""() => {{
+  const addition = document.querySelector(".score-addition");
+  if (!addition) return null;
+  const measure = {BOX_JS};
+  const boxes = {{addition: measure(addition)}};
+  for (const label of ["#score-label", "#best-label", "#score"]) {{
+    boxes[label] = measure(document.querySelector(label));
+  }}
+  return boxes;
+}}"""
+
+
 def test_the_points_of_a_move_show_beside_the_score_and_then_go(
     browser: Any, server_url: str
 ) -> None:
@@ -148,11 +160,12 @@ def test_the_points_of_a_move_show_beside_the_score_and_then_go(
         session.page.wait_for_selector(".score-addition")
         assert session.page.inner_text(".score-addition") == "+4"
         for _ in range(6):  # through the whole fade
-            addition = session.page.query_selector(".score-addition")
-            if addition is None:
+            # One snapshot in the page: the "+N" may go between two separate measurements.
+            boxes = session.page.evaluate(ADDITION_AND_LABELS_JS)
+            if boxes is None:
                 break
             for label in ("#score-label", "#best-label", "#score"):
-                assert not overlaps(addition.evaluate(BOX_JS), box(session, label)), label
+                assert not overlaps(boxes["addition"], boxes[label]), label
             session.page.wait_for_timeout(100)
         session.page.wait_for_timeout(800)
         assert session.page.locator(".score-addition").count() == 0
