@@ -12,8 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from py2048.engine.board import pack
+from py2048.engine.board import BoardError, exponents_from_board, pack_exponents
 from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.engine.save import too_few_tiles
 
 SeedLike = int | Sequence[int] | np.ndarray | None
 """Seeds for N games: an int (game ``i`` gets ``seed + i``), N ints, or None (random)."""
@@ -42,10 +43,15 @@ def seeds_for(seed: SeedLike, n: int) -> np.ndarray:
 
 
 def board_words(board: Sequence[Sequence[int]] | None) -> tuple[np.uint64, np.uint64, bool]:
-    """``(lo, hi, True)`` for a valid board, ``(0, 0, False)`` for None; BoardError otherwise."""
+    """``(lo, hi, True)`` for a board a game can hold (as ``Game.from_board`` takes), ``(0, 0,
+    False)`` for None; BoardError otherwise."""
     if board is None:
         return np.uint64(0), np.uint64(0), False
-    lo, hi = pack(board)
+    exponents = exponents_from_board(board)
+    too_few = too_few_tiles(exponents)
+    if too_few:
+        raise BoardError(f"board: {too_few}")
+    lo, hi = pack_exponents(exponents)
     return np.uint64(lo), np.uint64(hi), True
 
 

@@ -162,6 +162,15 @@ def test_board_errors_are_value_errors_naming_the_cell() -> None:
         Batch(1).reset(board=[[0, 0, 0, 3]] * 4)
 
 
+@pytest.mark.parametrize("tiles", [0, 1])
+def test_a_board_with_fewer_than_two_tiles_is_not_a_game(tiles: int) -> None:
+    board = [[2] * tiles + [0] * (4 - tiles)] + [[0] * 4] * 3
+    with pytest.raises(BoardError, match=f"holds {tiles} tile"):
+        Batch(1).reset(board=board)
+    with pytest.raises(ValueError, match=f"holds {tiles} tile"):  # as the engine says
+        Game.from_board(board)
+
+
 def test_batch_module_works_without_gymnasium() -> None:
     script = (
         "import sys; sys.modules['gymnasium'] = None\n"

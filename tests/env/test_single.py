@@ -254,6 +254,8 @@ def test_bad_options_are_refused_with_the_option_named(kwargs: dict, message: st
         (1.5, None, ValueError),
         (1, {"board": [[3, 0, 0, 0]] * 4}, BoardError),
         (1, {"board": "full"}, BoardError),
+        (1, {"board": [[0] * 4] * 4}, BoardError),  # no game holds fewer than two tiles
+        (1, {"board": [[2, 0, 0, 0]] + [[0] * 4] * 3}, BoardError),
         (1, {"colour": "red"}, ValueError),
         (1, ["board"], ValueError),
     ],

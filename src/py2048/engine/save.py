@@ -31,6 +31,7 @@ The rules are closed under play: any move from a save they accept gives a save t
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,18 @@ WIN_EXPONENT = 11
 START_SUM = 4
 """The least the tiles of a game add up to: two tiles of 2 (a game never holds fewer tiles)."""
 MIN_TILES = 2
+
+
+def too_few_tiles(exponents: Sequence[int]) -> str:
+    """Why a board with fewer than two tiles is no game's board; "" when it has enough."""
+    tiles = sum(1 for e in exponents if e)
+    if tiles >= MIN_TILES:
+        return ""
+    return (
+        f"holds {tiles} tile{'' if tiles == 1 else 's'}; a game always has at least "
+        f"{MIN_TILES} (it starts with two, and every move spawns one)"
+    )
+
 
 _FIELDS = (
     "format",
@@ -195,13 +208,9 @@ def decode(obj: object) -> SaveState:
         exponents = tuple(exponents_from_board(obj["board"], name="board"))
     except BoardError as exc:
         raise SaveError(str(exc), "board") from None
-    tiles = sum(1 for e in exponents if e)
-    if tiles < MIN_TILES:
-        raise SaveError(
-            f"holds {tiles} tile{'' if tiles == 1 else 's'}; a game always has at least "
-            f"{MIN_TILES} (it starts with two, and every move spawns one)",
-            "board",
-        )
+    too_few = too_few_tiles(exponents)
+    if too_few:
+        raise SaveError(too_few, "board")
 
     score = _integer(obj, "score")
     if score < 0:
