@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 TEMPORARY_PATTERN = ".*.tmp"
-"""What the temporary files of a folder match (``.NAME.PID.XXXXXXXX.tmp``): a program killed
+"""What the temporary files of a folder match (``.NAME.PID.<random>.tmp``): a program killed
 mid-write leaves one behind, which :func:`remove_leftovers` removes."""
 LEFTOVER_AGE_S = 60.0
 """A temporary file this old is a leftover whoever wrote it (a write takes milliseconds)."""

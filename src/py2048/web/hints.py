@@ -4,8 +4,8 @@ The solver's kernels release the GIL, so a search on a worker thread leaves the 
 to answer moves. At most ``workers`` searches run at once (one core is left for the event
 loop); a few more may wait their turn, and beyond that a hint is refused with 429 rather than
 queued without bound. Each search is capped by its preset's time budget (500 ms at most).
-On Linux the search threads also run at a lower scheduling priority (nice +10), so on a busy
-machine the kernel gives the CPU to the event loop first and a move never waits for a search.
+The threads run at a lower scheduling priority (:mod:`py2048.web.workers`), so on a busy
+machine a move never waits for a search.
 
 The solver is imported on first use (and warmed up in the background when the server starts),
 so the server answers moves at once while the solver's tables and kernels load.
@@ -16,18 +16,16 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
 from py2048.engine import Direction, Game
 from py2048.solver.presets import QUICKEST_PRESET
+from py2048.web.workers import SearchThreads
 
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 DEFAULT_WAITING = 8
-SEARCH_NICENESS = 10
 
 
 class HintsBusy(Exception):
@@ -62,43 +60,22 @@ def search(board: list[list[int]], preset: str) -> Advice:
     )
 
 
-def _lower_thread_priority() -> None:
-    """Make the calling thread yield the CPU to the event loop (Linux sets niceness per thread)."""
-    if sys.platform.startswith("linux"):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SEARCH_NICENESS)
-
-
-class HintService:
+class HintService(SearchThreads):
     """Runs hint searches on a bounded set of low-priority worker threads."""
 
     def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_WAITING) -> None:
-        self._executor = ThreadPoolExecutor(
-            max_workers=workers,
-            thread_name_prefix="py2048-hint",
-            initializer=_lower_thread_priority,
-        )
-        self._capacity = workers + waiting
-        self._pending = 0
-
-    def close(self) -> None:
-        """Stop taking searches; the ones running finish within their budget."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
-
-    @property
-    def pending(self) -> int:
-        """Hints being searched or waiting for a worker."""
-        return self._pending
+        super().__init__(workers, waiting, "hint")
 
     async def advise(self, game: Game, preset: str) -> Advice:
         """The solver's advice for ``game``; raises HintsBusy when the queue is full."""
-        if self._pending >= self._capacity:
+        if self.full:
             raise HintsBusy
-        self._pending += 1
+        self.pending += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, partial(search, game.board, preset))
+            return await loop.run_in_executor(self.executor, partial(search, game.board, preset))
         finally:
-            self._pending -= 1
+            self.pending -= 1
 
 
 def warm_up_in_background() -> None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from py2048.engine import Game
-from py2048.web.hints import _lower_thread_priority
+from py2048.web.workers import SearchThreads
 
 DEFAULT_WAITING = 2
 
@@ -90,32 +90,19 @@ class ReviewJob:
             waiting.cancel()
 
 
-class ReviewService:
+class ReviewService(SearchThreads):
     """Runs reviews one at a time on a low-priority worker thread; a few may wait."""
 
     def __init__(self, waiting: int = DEFAULT_WAITING) -> None:
-        self._executor = ThreadPoolExecutor(
-            max_workers=1,
-            thread_name_prefix="py2048-review",
-            initializer=_lower_thread_priority,
-        )
-        self._capacity = 1 + waiting
-        self._pending = 0
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
-
-    @property
-    def pending(self) -> int:
-        return self._pending
+        super().__init__(1, waiting, "review")
 
     def start(self, seed: int, history: str, setting: str, practice: bool) -> ReviewJob:
         """Queue a review; raises ReviewsBusy when too many are running or waiting."""
-        if self._pending >= self._capacity:
+        if self.full:
             raise ReviewsBusy
         job = ReviewJob(asyncio.get_running_loop())
-        self._pending += 1
-        job.future = self._executor.submit(run_review, seed, history, setting, practice, job.report)
+        self.pending += 1
+        job.future = self.executor.submit(run_review, seed, history, setting, practice, job.report)
         job.future.add_done_callback(lambda _: self._call_soon(job, self._finished))
         return job
 
@@ -125,4 +112,4 @@ class ReviewService:
             job._loop.call_soon_threadsafe(callback)
 
     def _finished(self) -> None:
-        self._pending -= 1
+        self.pending -= 1
