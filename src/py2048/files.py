@@ -48,7 +48,7 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _fsync_folder(folder)
+    fsync_folder(folder)
 
 
 def remove_leftovers(folder: str | os.PathLike[str]) -> list[Path]:
@@ -93,8 +93,8 @@ def _umask() -> int:
     return mask
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable. Only POSIX can open a folder to sync it."""
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (only POSIX can open a folder to sync it)."""
     if os.name != "posix":
         return
     descriptor = os.open(folder, os.O_RDONLY)

@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit, prange
 
 from py2048.engine.board import ROW_TABLES
-from py2048.files import atomic_write
+from py2048.files import atomic_write, fsync_folder
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import SCALE, WALL, direction_value
 from py2048.tables.layout import ORDER, layout
@@ -52,7 +52,6 @@ from py2048.tables.storage import (
     PAYLOAD_OFFSET,
     TableHeader,
     encode_header,
-    fsync_folder,
     partial_path,
     payload_checksum,
     progress_path,

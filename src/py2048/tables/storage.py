@@ -218,14 +218,3 @@ def verify_file(path: Path, formation: Formation | None = None) -> TableHeader:
     if checksum != header.checksum:
         raise TableError(path, name, "corrupted: its contents do not match its checksum")
     return header
-
-
-def fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (only POSIX can open a folder to sync it)."""
-    if os.name != "posix":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
