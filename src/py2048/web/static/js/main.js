@@ -4,9 +4,9 @@ import { Advisor } from "./advisor.js";
 import { api } from "./api.js";
 import { GameController } from "./controller.js";
 import { gameOfSave, reviewAddress } from "./gamecode.js";
-import { loadTranslator, pickLanguage } from "./i18n.js";
+import { followLanguageMenu } from "./i18n.js";
 import { InputManager } from "./input.js";
-import { KEYS, StorageManager } from "./storage.js";
+import { StorageManager } from "./storage.js";
 import { View } from "./view.js";
 
 const byId = (id) => document.getElementById(id);
@@ -16,26 +16,12 @@ async function main() {
   const view = new View();
   const controller = new GameController({ api, storage, view });
   const advisor = new Advisor({ api, controller, view, storage, speedSelect: byId("speed") });
-  const languageSelect = byId("language");
-  const languages = [...languageSelect.options].map((option) => option.value);
 
-  async function useLanguage(language) {
-    const translator = await loadTranslator(language);
-    document.documentElement.lang = language;
-    translator.apply(document);
+  await followLanguageMenu(storage, (translator) => {
     view.setTranslator(translator);
-    languageSelect.value = language;
-    for (const link of [byId("rules-link"), byId("rules-link-more")]) {
-      link.href = `/rules/${language}`;
-    }
+    byId("rules-link-more").href = `/rules/${translator.language}`;
     controller.relabel();
     advisor.relabel();
-  }
-
-  await useLanguage(pickLanguage(storage.get(KEYS.language), navigator.languages, languages));
-  languageSelect.addEventListener("change", async () => {
-    storage.set(KEYS.language, languageSelect.value);
-    await useLanguage(languageSelect.value);
   });
   // A menu needs the arrow keys only while it is being used: once its choice is made, they
   // move the tiles again.

@@ -1,10 +1,10 @@
 // Wires the review page together: language, view, controller, the replay's keys and buttons.
 
 import { api } from "./api.js";
-import { loadTranslator, pickLanguage } from "./i18n.js";
+import { followLanguageMenu } from "./i18n.js";
 import { ReviewController } from "./review.js";
 import { ReviewView } from "./reviewview.js";
-import { KEYS, StorageManager } from "./storage.js";
+import { StorageManager } from "./storage.js";
 
 const byId = (id) => document.getElementById(id);
 
@@ -31,19 +31,11 @@ function replayKey(event, controller) {
 }
 
 async function main() {
-  const storage = new StorageManager();
   const view = new ReviewView();
   const controller = new ReviewController({ api, view });
-  const languageSelect = byId("language");
-  const languages = [...languageSelect.options].map((option) => option.value);
 
-  async function useLanguage(language) {
-    const translator = await loadTranslator(language);
-    document.documentElement.lang = language;
-    translator.apply(document);
+  await followLanguageMenu(new StorageManager(), (translator) => {
     view.setTranslator(translator);
-    languageSelect.value = language;
-    byId("rules-link").href = `/rules/${language}`;
     if (controller.review) {
       view.showReview(controller.review, controller.game.practice);
       view.showPosition(controller.position);
@@ -51,12 +43,6 @@ async function main() {
       view.showGame(controller.game, window.location.href);
     }
     view.setPlaying(Boolean(controller.timer));
-  }
-
-  await useLanguage(pickLanguage(storage.get(KEYS.language), navigator.languages, languages));
-  languageSelect.addEventListener("change", async () => {
-    storage.set(KEYS.language, languageSelect.value);
-    await useLanguage(languageSelect.value);
   });
 
   byId("replay-start").addEventListener("click", () => controller.step(-controller.last));

@@ -1,7 +1,9 @@
 // What the review page shows: the game's line, the progress of the solver's grading, the
 // replay's board and controls, the move at the current position, the summary, the evaluation
-// graph and the costliest moves. Knows no rules: it draws the server's review.
+// graph and the costliest moves; notices and the polite live region come from Announcer.
+// Knows no rules: it draws the server's review.
 
+import { Announcer } from "./announcer.js";
 import { drawTiles, miniBoard } from "./tiles.js";
 import { ARROWS, DIRECTIONS } from "./view.js";
 
@@ -32,18 +34,16 @@ export function expectedScores(review) {
   return line;
 }
 
-export class ReviewView {
+export class ReviewView extends Announcer {
   constructor() {
+    super();
     this.grid = byId("grid");
     this.cells = [...this.grid.querySelectorAll("[role=gridcell]")];
     this.tiles = byId("tiles");
     this.slider = byId("replay-slider");
     this.settingSelect = byId("review-setting");
-    this.notice = byId("notice");
-    this.announcer = byId("announcer");
     this.translator = null;
     this.onSeek = () => {};
-    byId("notice-close").addEventListener("click", () => this.hideNotice());
   }
 
   setTranslator(translator) {
@@ -434,27 +434,11 @@ export class ReviewView {
     byId("costliest-none").hidden = items.length > 0;
   }
 
-  // --- notices and announcements -----------------------------------------------------------------
+  // --- the play button ---------------------------------------------------------------------------
 
   setPlaying(playing) {
     const button = byId("replay-play");
     button.setAttribute("aria-pressed", String(playing));
     button.textContent = this.t(playing ? "replay.pause" : "replay.play");
-  }
-
-  showNotice(text) {
-    byId("notice-text").textContent = text;
-    this.notice.hidden = false;
-  }
-
-  hideNotice() {
-    this.notice.hidden = true;
-  }
-
-  announce(text) {
-    this.announcer.textContent = "";
-    requestAnimationFrame(() => {
-      this.announcer.textContent = text;
-    });
   }
 }

@@ -1,7 +1,8 @@
 // Everything the player sees and hears: tiles and their animations, the accessible grid,
-// scores, banners, the hint, notices and the polite live region. Knows no rules: it draws
-// what the server says happened.
+// scores, banners, the hint; notices and the polite live region come from Announcer. Knows no
+// rules: it draws what the server says happened.
 
+import { Announcer } from "./announcer.js";
 import { makeTile, placeTile } from "./tiles.js";
 
 export const DIRECTIONS = ["up", "right", "down", "left"];
@@ -16,8 +17,9 @@ function byId(id) {
 }
 
 
-export class View {
+export class View extends Announcer {
   constructor() {
+    super();
     this.tiles = byId("tiles");
     this.grid = byId("grid");
     this.cells = [...this.grid.querySelectorAll("[role=gridcell]")];
@@ -26,9 +28,6 @@ export class View {
     this.winBanner = byId("win-banner");
     this.overBanner = byId("over-banner");
     this.finalScore = byId("final-score");
-    this.announcer = byId("announcer");
-    this.notice = byId("notice");
-    this.noticeText = byId("notice-text");
     this.hintPanel = byId("hint-panel");
     this.autoplayButton = byId("autoplay");
     this.practiceButton = byId("practice");
@@ -38,7 +37,6 @@ export class View {
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.translator = null;
     this.board = null;
-    byId("notice-close").addEventListener("click", () => this.hideNotice());
   }
 
   setTranslator(translator) {
@@ -182,23 +180,6 @@ export class View {
 
   hideHint() {
     this.hintPanel.hidden = true;
-  }
-
-  showNotice(text) {
-    this.noticeText.textContent = text;
-    this.notice.hidden = false;
-  }
-
-  hideNotice() {
-    this.notice.hidden = true;
-  }
-
-  /** Say `text` in the polite live region (said again even when it repeats). */
-  announce(text) {
-    this.announcer.textContent = "";
-    requestAnimationFrame(() => {
-      this.announcer.textContent = text;
-    });
   }
 
   /** Mark the page busy while moves are in flight (`html[data-busy]`), e.g. for tests. */
