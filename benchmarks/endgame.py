@@ -6,10 +6,14 @@ The late game is where the solver's settings differ, so this plays only that: ea
 games, c-rand seeds 2001-2120) is played on to the end with the settings given, its spawns
 from c-rand seeded with the game's seed. It prints the share of positions that reach 32768
 with its 95% Wilson interval, the mean final score (the position's score plus what was made
-from it), and moves per second; ``--json`` keeps every position's result.
+from it), and moves per second; ``--json`` keeps every position's result. ``--phases`` also
+reports where the 16384 stood move by move (in a corner or not, and how many large tiles ran
+down the snake from it), how often the tables chose there, and when the positions that failed
+lost the corner: what the late game's formation looks like in the solver's own play.
 
     python benchmarks/endgame.py --depth 2
     python benchmarks/endgame.py --preset balanced --workers 2 --json endgame-balanced.json
+    python benchmarks/endgame.py --depth 2 --workers 2 --phases
     python benchmarks/endgame.py --make-positions --first-seed 2001 --games 120   # remake the set
 """
 
@@ -20,29 +24,39 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
 
-from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack
+from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack, unpack_exponents
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
-from py2048.solver.autoplay import autoplay
+from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, VETO, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.solver.stats import wilson_interval
 from py2048.tables import available_tables, open_table
 from py2048.tables.compact import shipped_compact_tables
+from py2048.tables.formations import SNAKE
+from py2048.tables.layout import SYMMETRIES
 
 POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
 TARGET = 32768
+STAGE = 14
+"""The exponent of 16384: ``--phases`` looks at the boards whose largest tile it is."""
+LARGE = 8
+"""``--phases`` counts tiles from 2**8 = 256 up as large (those the tables hold in place)."""
+TRACE_ROWS = 400_000
+"""Moves of one position that ``--phases`` looks at (a position rarely plays 40,000)."""
 
 
 def play_position(position: dict, args: argparse.Namespace) -> dict:
     """Play one position on with the settings of ``args``; its figures."""
     plan = resolve_plan(args.depth, args.time_ms, args.preset)
+    trace = np.zeros((TRACE_ROWS if args.phases else 0, 3), dtype=np.uint64)
     record = autoplay(
         position["seed"],
         plan,
@@ -50,8 +64,9 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
         evaluator=args.evaluator,
         board=position["board"],
         tables=_tables(args),
+        trace=trace,
     )
-    return {
+    result = {
         "seed": position["seed"],
         "final_score": position["score"] + record.score,
         "max_tile": record.max_tile,
@@ -59,6 +74,73 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
         "table_moves": record.table_moves,
         "seconds": record.seconds,
     }
+    if args.phases:
+        result["phases"] = [
+            (phase(int(lo), int(hi)), int(chooser != SEARCHED))
+            for chooser, lo, hi in trace[: record.moves]
+        ]
+    return result
+
+
+def phase(lo: int, hi: int) -> int | None:
+    """Where a board of the stage before 32768 stands: -1 when its 16384 is not in a corner,
+    else how many large tiles (256 and up) run down the snake from it (see ``--phases``);
+    None for boards of other stages."""
+    exponents = unpack_exponents(lo, hi)
+    if max(exponents) != STAGE:
+        return None
+    longest = -1
+    for symmetry in SYMMETRIES:
+        canonical = [0] * 16
+        for cell, exponent in enumerate(exponents):
+            canonical[symmetry[cell]] = exponent
+        if canonical[SNAKE[0]] != STAGE:
+            continue
+        length, previous = 0, STAGE + 1
+        for cell in SNAKE:
+            if not LARGE <= canonical[cell] < previous:
+                break
+            length, previous = length + 1, canonical[cell]
+        longest = max(longest, length)
+    return longest
+
+
+def report_phases(results: list[dict]) -> None:
+    """Print where the stage before 32768 is played and where the positions that fail lose
+    their formation."""
+    moves: Counter[int] = Counter()
+    by_tables: Counter[int] = Counter()
+    for result in results:
+        for where, table in result["phases"]:
+            if where is not None:
+                moves[where] += 1
+                by_tables[where] += table
+    total = sum(moves.values())
+    print(f"\nThe {total:,} moves played with a 16384 (and no 32768) on the board:")
+    print("| the 16384 | share of the moves | chosen by tables |")
+    print("|---|---|---|")
+    for where in sorted(moves):
+        label = "not in a corner" if where < 0 else f"in a corner, {where} large in the snake"
+        print(f"| {label} | {moves[where] / total:.1%} | {by_tables[where] / moves[where]:.1%} |")
+    failed = [r for r in results if r["max_tile"] < TARGET]
+    off_at_end = 0
+    lost: list[int] = []
+    for result in failed:
+        wheres = [where for where, _ in result["phases"] if where is not None]
+        if wheres and wheres[-1] < 0:
+            off_at_end += 1
+            held = [i for i, where in enumerate(wheres) if where >= 0]
+            lost.append(len(wheres) - 1 - held[-1] if held else len(wheres))
+    print(
+        f"Of the {len(failed)} positions that did not make 32768, {off_at_end} ended with the "
+        "16384 out of its corner."
+    )
+    if len(lost) > 1:
+        low, middle, high = statistics.quantiles(lost, n=4)
+        print(
+            "Moves from its leaving the corner for good to the end: quartiles "
+            f"{low:,.0f}, {middle:,.0f}, {high:,.0f}"
+        )
 
 
 _opened: list[TableSet] = []
@@ -171,6 +253,10 @@ def measure(args: argparse.Namespace) -> int:
         f"moves/s per worker; tables chose {summary['table_move_share']:.1%} of the moves; "
         f"{wall:,.0f} s"
     )
+    if args.phases:
+        report_phases(results)
+        for result in results:
+            del result["phases"]  # hundreds of thousands of rows: the report says what they show
     if args.json:
         args.json.write_text(
             json.dumps({"settings": setting, "summary": summary, "results": results}, indent=1)
@@ -191,6 +277,9 @@ def main() -> int:
     parser.add_argument("--min-tail", type=int, default=MIN_TAIL)
     parser.add_argument("--no-grow", action="store_true", help="tables only complete chains")
     parser.add_argument("--veto", type=float, default=VETO, help="the search checks table moves")
+    parser.add_argument(
+        "--phases", action="store_true", help="also report where the 16384 stands, move by move"
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--limit", type=int, help="play only the first N positions")
     parser.add_argument("--json", type=Path, help="write every position's result here")

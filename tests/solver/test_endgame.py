@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048 import can_move, slide
-from py2048.engine.board import pack
+from py2048.engine.board import pack, unpack_exponents
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import autoplay as autoplay_module
-from py2048.solver.autoplay import autoplay
+from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.distill import answers_of
 from py2048.solver.endgame import NO_TABLES, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
@@ -106,6 +109,25 @@ def test_a_whole_game_from_a_fitting_board_plays_table_moves(
     without = autoplay(7, resolve_plan(depth=1), board=board, tables=False)
     assert with_tables.table_moves > 0 and without.table_moves == 0
     assert with_tables.moves >= with_tables.table_moves
+
+
+def test_a_trace_holds_every_move_of_the_game_and_who_chose_it(row3: TableSet) -> None:
+    board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 0, 0]]
+    trace = np.zeros((10_000, 3), dtype=np.uint64)
+    record = autoplay(7, resolve_plan(depth=1), board=board, tables=row3, trace=trace)
+    played = trace[: record.moves]
+    assert record.moves < len(trace) and not trace[record.moves :].any()
+    assert tuple(played[0, 1:]) == pack(board)
+    chosen_by_table = played[:, 0] != SEARCHED
+    assert chosen_by_table.sum() == record.table_moves > 0
+    assert set(played[chosen_by_table, 0]) == {0}  # the set's only table
+    # Each board is the one before it after a move and one new 2 or 4.
+    sums = [sum(2**e for e in unpack_exponents(int(lo), int(hi)) if e) for lo, hi in played[:, 1:]]
+    assert {b - a for a, b in pairwise(sums)} <= {2, 4}
+    # A trace shorter than the game keeps its first moves, and the game is the same.
+    short = np.zeros((5, 3), dtype=np.uint64)
+    again = autoplay(7, resolve_plan(depth=1), board=board, tables=row3, trace=short)
+    assert again == replace(record, seconds=again.seconds) and (short == played[:5]).all()
 
 
 def test_the_compact_table_answers_where_no_full_table_is_built(folder: Path) -> None:

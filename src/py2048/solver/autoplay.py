@@ -38,6 +38,8 @@ _PY2048, _C_RAND = 0, 1
 
 FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES, FIGURE_TABLE_MOVES = range(5)
 """Slots of the figures array a compiled game fills."""
+SEARCHED = np.uint64(2**64 - 1)
+"""The chooser a trace row gives to a move the search chose (else the table's index)."""
 
 
 @njit(
@@ -54,7 +56,7 @@ FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES, FIGURE_TABLE_MOVE
         ENDGAME_TABLES,
         types.uint32[:, ::1],  # move tables
         types.int64[::1],  # figures: score, moves, max exponent, nodes, table moves
-        types.uint64[:, ::1],  # answers: (table, lo, hi) of table moves, as many as fit
+        types.uint64[:, ::1],  # trace: (chooser, lo, hi) of the first moves, as many as fit
     ),
     cache=True,
     nogil=True,
@@ -72,10 +74,10 @@ def play_game(
     endgame,
     tables,
     figures,
-    answers,
+    trace,
 ):
-    """Play one game with the solver until no move is left; write its figures, and the first
-    table moves into ``answers`` (``2048 distill`` collects them; a bench passes no rows)."""
+    """Play one game with the solver until no move is left; write its figures, and each move's
+    chooser and board into ``trace`` while rows last (a bench passes none)."""
     key = seed_key(seed)
     c_rand = crand.new_state()
     if generator == _C_RAND:
@@ -95,16 +97,16 @@ def play_game(
         generation += np.uint64(1)
         run = Run(tables, generation, counters, 0.0, 0.0)
         answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
+        if answered < 0 and reached < 0:
+            break
+        if moves < trace.shape[0]:
+            trace[moves, 0] = np.uint64(answered) if answered >= 0 else SEARCHED
+            trace[moves, 1] = lo
+            trace[moves, 2] = hi
         if answered >= 0:
-            if table_moves < answers.shape[0]:
-                answers[table_moves, 0] = np.uint64(answered)
-                answers[table_moves, 1] = lo
-                answers[table_moves, 2] = hi
             table_moves += 1
         else:
             nodes += counters[NODES]
-            if reached < 0:
-                break
         best = 0
         for direction in range(1, 4):
             if out[direction] > out[best]:
@@ -145,7 +147,7 @@ def autoplay(
     evaluator: str | Evaluator | None = None,
     board: Sequence[Sequence[int]] | None = None,
     tables: bool | TableSet = True,
-    answers: np.ndarray | None = None,
+    trace: np.ndarray | None = None,
 ) -> GameRecord:
     """Play the game with this seed to the end with the solver and return its figures.
 
@@ -153,8 +155,9 @@ def autoplay(
     still come from the seed), and the record counts only the points and moves made from it.
     With ``tables`` (the default) the built endgame tables answer where they fit; False plays
     with the search alone, and a :class:`~py2048.solver.endgame.TableSet` with those tables.
-    ``answers``, a (rows, 3) uint64 array, receives the table index and the board of the first
-    table moves (``GameRecord.table_moves`` says how many there were).
+    ``trace``, a (rows, 3) uint64 array, receives each of the first moves' chooser (the index
+    of the table that chose it among the set's, or :data:`SEARCHED`) and the board it was
+    played on (``lo``, ``hi``); ``GameRecord.moves`` says how many rows were filled, if fewer.
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
@@ -178,7 +181,7 @@ def autoplay(
         _table_set(tables).record,
         ROW_TABLES,
         figures,
-        answers if answers is not None else np.zeros((0, 3), dtype=np.uint64),
+        trace if trace is not None else np.zeros((0, 3), dtype=np.uint64),
     )
     seconds = time.perf_counter() - started
     exponent = int(figures[FIGURE_MAX_EXPONENT])

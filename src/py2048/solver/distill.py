@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from py2048.tables.lookup import Table
 
 HELP = "collect the endgame tables' answers where games meet them, into a compact table"
-ANSWERS_PER_GAME = 50_000
-"""Most table moves kept from one game (a game from 16384 on rarely makes 10,000 moves)."""
+MOVES_PER_GAME = 100_000
+"""Most moves of one game looked at (a game rarely makes 30,000)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,15 +77,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _table_moves(seed: int, depth: int) -> list[tuple[str, int, int]]:
     """One game's table moves: (table name, lo, hi)."""
-    from py2048.solver.autoplay import autoplay
+    from py2048.solver.autoplay import SEARCHED, autoplay
     from py2048.solver.endgame import endgame_tables
     from py2048.solver.hint import resolve_plan
 
     tables = endgame_tables()
-    answers = np.zeros((ANSWERS_PER_GAME, 3), dtype=np.uint64)
-    record = autoplay(seed, resolve_plan(depth=depth), rng="c-rand", answers=answers)
-    kept = min(record.table_moves, ANSWERS_PER_GAME)
-    return [(tables.names[int(t)], int(lo), int(hi)) for t, lo, hi in answers[:kept]]
+    trace = np.zeros((MOVES_PER_GAME, 3), dtype=np.uint64)
+    record = autoplay(seed, resolve_plan(depth=depth), rng="c-rand", trace=trace)
+    played = trace[: min(record.moves, MOVES_PER_GAME)]
+    chosen = played[played[:, 0] != SEARCHED]
+    return [(tables.names[int(t)], int(lo), int(hi)) for t, lo, hi in chosen]
 
 
 def distill(
