@@ -11,8 +11,9 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from py2048.tui.screens.box import BoxScreen
 
 KEEP_GOING = "keep-going"
 NEW_GAME = "new-game"
@@ -21,19 +22,11 @@ UNDO = "undo"
 CANCEL = "cancel"
 
 
-class Dialog(ModalScreen[str | None]):
+class Dialog(BoxScreen[str | None]):
     """A centred box: a title, a message and a row of buttons."""
 
     DEFAULT_CSS = """
-    Dialog { align: center middle; }
-    Dialog > Vertical {
-        width: 60;
-        max-width: 100%;
-        height: auto;
-        border: thick $accent;
-        background: $surface;
-        padding: 1 2;
-    }
+    Dialog > .box { width: 60; padding: 1 2; }
     Dialog .title { width: 100%; text-style: bold; text-align: center; }
     Dialog .message { width: 100%; margin: 1 0; text-align: center; }
     Dialog Horizontal { height: auto; align: center middle; }
@@ -54,7 +47,7 @@ class Dialog(ModalScreen[str | None]):
         self.choices = choices
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(classes="box"):
             yield Static(self.title_text, classes="title", markup=False)
             yield Static(self.message, classes="message", markup=False)
             with Horizontal():

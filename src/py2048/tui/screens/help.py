@@ -8,10 +8,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from py2048.tui.keys import APP_KEYS, GAME_KEYS, key_labels
+from py2048.tui.screens.box import BoxScreen
 
 RULES = (
     "Slide all tiles with one key; two equal tiles that meet merge into their sum, which is "
@@ -19,18 +19,9 @@ RULES = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(BoxScreen[None]):
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 78;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $accent;
-        background: $surface;
-        padding: 0 1;
-    }
+    HelpScreen > .box { width: 78; max-height: 100%; padding: 0 1; }
     HelpScreen .paragraph { margin: 0 0 1 0; }
     HelpScreen Grid {
         grid-size: 2;
@@ -51,7 +42,7 @@ class HelpScreen(ModalScreen[None]):
         self.data_dir = data_dir
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
+        with VerticalScroll(classes="box") as box:
             box.border_title = "2048: help (Esc closes)"
             yield Static(RULES, classes="paragraph", markup=False)
             with Grid():

@@ -11,13 +11,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
 from py2048.engine import Game
 from py2048.tui.palette import colour_system
 from py2048.tui.review import replay_problem, summary
+from py2048.tui.screens.box import BoxScreen
 
 REVIEW_GROUP = "review"
 
@@ -26,18 +26,9 @@ class ReviewCancelled(Exception):
     """The player closed the review before it was done."""
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(BoxScreen[None]):
     DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen > VerticalScroll {
-        width: 96;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: thick $accent;
-        background: $surface;
-        padding: 0 1;
-    }
+    ReviewScreen > .box { width: 96; max-height: 100%; padding: 0 1; }
     ReviewScreen #status { margin: 1 0 0 0; }
     ReviewScreen ProgressBar { margin: 0 0 1 0; }
     """
@@ -58,7 +49,7 @@ class ReviewScreen(ModalScreen[None]):
         """How far the search has got (written by the worker, read by the screen's timer)."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
+        with VerticalScroll(classes="box") as box:
             box.border_title = "Game review (Esc closes)"
             yield Static(f"Reviewing {self.game.moves:,} moves…", id="status", markup=False)
             yield ProgressBar(total=max(self.game.moves, 1), show_eta=False, id="progress")
