@@ -20,7 +20,13 @@ COLUMN = Formation(
 )
 """Three free cells above a fixed one, walls can slide into them; an 8 wanted at cell 8 (t = 3)."""
 
-SMALL = (ROW3, ROW3_32, SNAKE11, COLUMN)
+CAPPED = Formation(
+    "capped-32", fixed=tuple(range(11)), target=32, target_cells=(11,), caps=(16, 4, 8, 8, 16)
+)
+"""11 fixed cells; 5 free, whose tiles may reach only 16, 4, 8, 8 and 16 (1,200 positions):
+the two 16s that make the 32 meet in the right-hand column."""
+
+SMALL = (ROW3, ROW3_32, SNAKE11, COLUMN, CAPPED)
 
 
 def fixed_clock() -> float:

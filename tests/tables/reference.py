@@ -51,12 +51,18 @@ class Reference:
     """
 
     def __init__(
-        self, fixed: tuple[int, ...], target: int, target_cells: tuple[int, ...], quantized: bool
+        self,
+        fixed: tuple[int, ...],
+        target: int,
+        target_cells: tuple[int, ...],
+        quantized: bool,
+        caps: tuple[int, ...] = (),
     ) -> None:
         self.fixed = fixed
         self.free = [c for c in range(16) if c not in fixed]
         self.target = target
         self.target_cells = target_cells
+        self.caps = dict(zip(self.free, caps, strict=True)) if caps else {}
         self.quantized = quantized
         self.value = cache(self._value)
 
@@ -83,6 +89,8 @@ class Reference:
             return 1.0
         if any(after[c] == self.target for c in self.free):
             return 0.0
+        if any(after[c] > cap for c, cap in self.caps.items()):
+            return 0.0  # a tile above its cell's cap: outside the table
         empty = [c for c in self.free if after[c] == 0]
         total = 0.0
         for cell in empty:

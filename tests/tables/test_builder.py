@@ -19,8 +19,11 @@ def stored_values(folder: Path, formation: Formation) -> np.ndarray:
 
 
 def ranks_of(index: int, formation: Formation) -> list[int]:
-    t = formation.rank_limit
-    return [index // t**k % t for k in range(len(formation.free_cells))]
+    ranks = []
+    for radix in formation.radices:
+        index, rank = divmod(index, radix)
+        ranks.append(rank)
+    return ranks
 
 
 @pytest.mark.parametrize("formation", SMALL, ids=lambda f: f.name)
@@ -28,8 +31,8 @@ def test_every_position_holds_the_plain_expectimax_value(formation: Formation, b
     values = stored_values(built, formation)
     assert values.size == formation.entries
     args = (formation.fixed, formation.target, formation.target_cells)
-    quantized = Reference(*args, quantized=True)
-    exact = Reference(*args, quantized=False)
+    quantized = Reference(*args, quantized=True, caps=formation.caps)
+    exact = Reference(*args, quantized=False, caps=formation.caps)
     # Each stored value is rounded once; the errors of the children add up at most layer by
     # layer, half a step each.
     tolerance = layer_count(formation) * 0.5 / SCALE
@@ -71,17 +74,22 @@ def test_threads_do_not_change_a_single_value(tmp_path: Path) -> None:
     assert one.read_bytes()[PAYLOAD_OFFSET:] == two.read_bytes()[PAYLOAD_OFFSET:]
 
 
-@pytest.mark.parametrize(("rank_limit", "free_count"), [(3, 1), (4, 4), (5, 4), (6, 3)])
-def test_the_layers_hold_every_position_once_by_tile_sum(rank_limit: int, free_count: int):
-    entries = rank_limit**free_count
-    layers = free_count * (1 << (rank_limit - 2)) + 1
+@pytest.mark.parametrize(
+    "radices", [(3,), (4, 4, 4, 4), (5, 5, 5, 5), (6, 6, 6), (5, 3, 4, 3), (3, 6, 4)]
+)
+def test_the_layers_hold_every_position_once_by_tile_sum(radices: tuple[int, ...]):
+    entries = int(np.prod(radices))
+    layers = sum(1 << (radix - 2) for radix in radices) + 1
     order = np.empty(entries, dtype=np.int32)
     starts = np.zeros(layers + 1, dtype=np.int64)
-    _sort_by_layer(rank_limit, free_count, order, starts)
+    _sort_by_layer(np.array(radices, dtype=np.int64), order, starts)
     assert sorted(order.tolist()) == list(range(entries))
     for layer in range(layers):
         members = order[starts[layer] : starts[layer + 1]].tolist()
         assert members == sorted(members)
         for index in members:
-            ranks = [index // rank_limit**k % rank_limit for k in range(free_count)]
+            ranks = []
+            for radix in radices:
+                index, rank = divmod(index, radix)
+                ranks.append(rank)
             assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer

@@ -20,7 +20,7 @@ from py2048.tables import (
 )
 from py2048.tables import formations as formations_module
 from py2048.tables.layout import SYMMETRIES, layout
-from tests.tables.conftest import COLUMN, ROW3, SMALL, SNAKE11
+from tests.tables.conftest import CAPPED, COLUMN, ROW3, SMALL, SNAKE11
 from tests.tables.reference import DIRECTIONS, SCALE, Reference, slide
 
 Grid = list[list[int]]
@@ -65,13 +65,17 @@ def real_board(formation: Formation, ranks: list[int], rng: random.Random) -> Gr
 
 
 def all_ranks(formation: Formation):
-    return itertools.product(range(formation.rank_limit), repeat=len(formation.free_cells))
+    """Every position's ranks in index order (the first free cell's rank changes fastest)."""
+    for reversed_ranks in itertools.product(*(range(r) for r in reversed(formation.radices))):
+        yield reversed_ranks[::-1]
 
 
 @pytest.mark.parametrize("formation", SMALL, ids=lambda f: f.name)
 def test_each_direction_reads_the_plain_expectimax_value(formation: Formation, built: Path):
     table = open_table(formation, built)
-    reference = Reference(formation.fixed, formation.target, formation.target_cells, True)
+    reference = Reference(
+        formation.fixed, formation.target, formation.target_cells, True, formation.caps
+    )
     rng = random.Random(1)
     out = np.empty(4)
     for ranks in all_ranks(formation):
@@ -82,7 +86,9 @@ def test_each_direction_reads_the_plain_expectimax_value(formation: Formation, b
         )  # fmt: skip
         want = reference.direction_values(reference.board(list(ranks)))
         assert out.tolist() == want
-        index = sum(r * formation.rank_limit**k for k, r in enumerate(ranks))
+        index = sum(
+            r * formation.place_values[c] for c, r in zip(formation.free_cells, ranks, strict=True)
+        )
         assert table.values[index] == int(max(0.0, *out) * SCALE + 0.5)
 
 
@@ -131,6 +137,14 @@ def test_boards_outside_the_formation_do_not_fit(built: Path) -> None:
     apart = [row[:] for row in block]
     apart[1][2] = apart[1][0]  # equal but not neighbours: still fits
     assert table.lookup([*apart, [2, 4, 8, 0]]) is not None
+
+
+def test_a_free_tile_above_its_cap_does_not_fit(built: Path) -> None:
+    table = open_table(CAPPED, built)  # free: cell 11 up to 16, row 3 up to 4, 8, 8, 16
+    block = [[64, 128, 256, 512], [1024, 2048, 4096, 8192], [32, 64, 128, 16]]
+    assert table.lookup([*block, [4, 8, 8, 16]]) is not None
+    assert table.lookup([*block, [8, 0, 0, 0]]) is None
+    assert table.lookup([*block, [4, 16, 0, 0]]) is None
 
 
 def test_a_board_whose_only_moves_break_the_formation_reads_zero(built: Path) -> None:

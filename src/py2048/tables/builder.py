@@ -1,13 +1,15 @@
 """Build a formation's table: expectimax to the end, by dynamic programming, resumably.
 
-**The positions.** A position gives each free cell a rank ``0 .. t - 1`` (``t = log2(target)``)
-and is stored at ``index = sum(rank[cell] * place_values[cell])`` (the free cells in increasing
-order are the digits of the index in base t), so a table has ``t ** n`` entries for ``n`` free
-cells. The fixed cells hold walls (:mod:`.kernels`).
+**The positions.** A position gives each free cell a rank ``0 .. t - 1`` (``t = log2(target)``),
+or up to the cell's cap, and is stored at ``index = sum(rank[cell] * place_values[cell])`` (the
+free cells in increasing order are the digits of the index in base t, or in the mixed radix of
+the caps), so a table has ``t ** n`` entries for ``n`` free cells without caps. The fixed cells
+hold walls (:mod:`.kernels`).
 
 **The recurrence.** A position's value is the best over its allowed moves (0 if there is none)
 of the afterstate's value: 1 if the move made the target on a target cell, 0 if it made it on
-another free cell (an approximation: the target made elsewhere counts as failure), else the
+another free cell (an approximation: the target made elsewhere counts as failure) or a tile
+above a cell's cap, else the
 mean over the empty free cells of ``0.9 * v(a 2 there) + 0.1 * v(a 4 there)``. A spawn in
 cell ``c`` adds ``rank * place_values[c]`` to the afterstate's index, so children are found
 without re-encoding. Values are stored as uint16 (``round(p * 65535)``) and every value is
@@ -46,7 +48,7 @@ from py2048.engine.board import ROW_TABLES
 from py2048.files import atomic_write, fsync_folder
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import SCALE, WALL, direction_value
-from py2048.tables.layout import ORDER, layout
+from py2048.tables.layout import ORDER, RADIX, layout
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
@@ -85,8 +87,9 @@ class BuildProgress:
 
 
 def layer_count(formation: Formation) -> int:
-    """Layers of a formation's table: the free-region tile sums 0, 2, ..., n * target / 2."""
-    return len(formation.free_cells) * (1 << (formation.rank_limit - 2)) + 1
+    """Layers of a formation's table: the free-region tile sums 0, 2, ..., up to every free
+    cell holding its largest tile (half the target, or its cap)."""
+    return sum(1 << (radix - 2) for radix in formation.radices) + 1
 
 
 def wall_board(formation: Formation) -> tuple[int, int]:
@@ -102,25 +105,25 @@ def wall_board(formation: Formation) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True)
-def _start_digits(index: int, rank_limit: int, digits: np.ndarray) -> int:
-    """Write the base-t digits of ``index``; return the position's layer (tile sum / 2)."""
+def _start_digits(index: int, radices: np.ndarray, digits: np.ndarray) -> int:
+    """Write the mixed-radix digits of ``index``; return the position's layer (tile sum / 2)."""
     layer = 0
     for k in range(digits.size):
-        digits[k] = index % rank_limit
-        index //= rank_limit
+        digits[k] = index % radices[k]
+        index //= radices[k]
         if digits[k] > 0:
             layer += 1 << (digits[k] - 1)
     return layer
 
 
 @njit(cache=True, nogil=True)
-def _next_digits(layer: int, rank_limit: int, digits: np.ndarray) -> int:
+def _next_digits(layer: int, radices: np.ndarray, digits: np.ndarray) -> int:
     """Step the digits to the next index (an odometer); return the new layer."""
     for k in range(digits.size):
         rank = digits[k]
         if rank > 0:
             layer -= 1 << (rank - 1)
-        if rank + 1 < rank_limit:
+        if rank + 1 < radices[k]:
             digits[k] = rank + 1
             return layer + (1 << rank)
         digits[k] = 0
@@ -128,7 +131,7 @@ def _next_digits(layer: int, rank_limit: int, digits: np.ndarray) -> int:
 
 
 @njit(parallel=True, cache=True)
-def _sort_by_layer(rank_limit: int, free_count: int, order: np.ndarray, starts: np.ndarray):
+def _sort_by_layer(radices: np.ndarray, order: np.ndarray, starts: np.ndarray):
     """Counting sort of all indices by layer: layer L is ``order[starts[L]:starts[L + 1]]``,
     in increasing index order. Chunks are fixed, so the result never depends on threads."""
     entries = order.size
@@ -138,11 +141,11 @@ def _sort_by_layer(rank_limit: int, free_count: int, order: np.ndarray, starts: 
     for chunk in prange(chunks):
         begin = entries * chunk // chunks
         end = entries * (chunk + 1) // chunks
-        digits = np.zeros(free_count, dtype=np.int64)
-        layer = _start_digits(begin, rank_limit, digits)
+        digits = np.zeros(radices.size, dtype=np.int64)
+        layer = _start_digits(begin, radices, digits)
         for _ in range(begin, end):
             counts[chunk, layer] += 1
-            layer = _next_digits(layer, rank_limit, digits)
+            layer = _next_digits(layer, radices, digits)
     offsets = np.empty((chunks, layers), dtype=np.int64)
     position = 0
     for layer in range(layers):
@@ -154,12 +157,12 @@ def _sort_by_layer(rank_limit: int, free_count: int, order: np.ndarray, starts: 
     for chunk in prange(chunks):
         begin = entries * chunk // chunks
         end = entries * (chunk + 1) // chunks
-        digits = np.zeros(free_count, dtype=np.int64)
-        layer = _start_digits(begin, rank_limit, digits)
+        digits = np.zeros(radices.size, dtype=np.int64)
+        layer = _start_digits(begin, radices, digits)
         for index in range(begin, end):
             order[offsets[chunk, layer]] = index
             offsets[chunk, layer] += 1
-            layer = _next_digits(layer, rank_limit, digits)
+            layer = _next_digits(layer, radices, digits)
 
 
 @njit(parallel=True, cache=True)
@@ -181,8 +184,9 @@ def _solve_layer(
             cell = arrays[ORDER, k]
             if cell < 0:
                 break
-            lo |= np.uint64(rest % rank_limit) << np.uint64(4 * cell)
-            rest //= rank_limit
+            radix = arrays[RADIX, cell]
+            lo |= np.uint64(rest % radix) << np.uint64(4 * cell)
+            rest //= radix
         best = 0.0
         for direction in range(4):
             value = direction_value(lo, wall_hi, direction, values, arrays, rank_limit, tables)
@@ -231,7 +235,7 @@ def build_table(
 
         order = np.empty(entries, dtype=np.int32 if entries < 2**31 else np.int64)
         starts = np.zeros(layers + 1, dtype=np.int64)
-        _sort_by_layer(formation.rank_limit, len(formation.free_cells), order, starts)
+        _sort_by_layer(np.array(formation.radices, dtype=np.int64), order, starts)
         values = np.memmap(partial, dtype=DTYPE, mode="r+", offset=PAYLOAD_OFFSET, shape=entries)
         arrays = layout(formation)
         wall_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))

@@ -27,7 +27,7 @@ from numba import njit, types
 from py2048.files import atomic_write
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import fits, position_index
-from py2048.tables.layout import SYMMETRIES, layouts
+from py2048.tables.layout import LAYOUT_ROWS, SYMMETRIES, layouts
 
 COMPACT_FORMAT = "py2048-compact-tables"
 COMPACT_VERSION = 1
@@ -77,9 +77,9 @@ class CompactTables:
 
     @property
     def layouts(self) -> np.ndarray:
-        """int64 (formations, 8, 4, 16): each formation's arrays for every symmetry."""
+        """int64 (formations, 8, LAYOUT_ROWS, 16): each formation's arrays for every symmetry."""
         if not self.formations:
-            return np.zeros((0, 8, 4, 16), dtype=np.int64)
+            return np.zeros((0, 8, LAYOUT_ROWS, 16), dtype=np.int64)
         return np.ascontiguousarray(np.stack([layouts(f) for f in self.formations]))
 
     @property

@@ -4,7 +4,7 @@ A :class:`Formation` names the cells that hold large tiles (``fixed``: they must
 the tile to build (``target``) and the free cells where building it counts as success
 (``target_cells``). Cells are numbered ``4 * row + column``, row 0 at the top. The other cells
 are free; a position of the formation gives each free cell a rank ``0 .. t - 1`` (the tile
-``2**rank``, 0 empty), where ``t = log2(target)``.
+``2**rank``, 0 empty), where ``t = log2(target)``, or up to its cap (``caps``).
 
 :data:`FORMATIONS` is the plain list of the built-in formations; the set will be tuned by
 measurement, so it is data and nothing else. :func:`get_formation` and
@@ -14,6 +14,7 @@ measurement, so it is data and nothing else. :func:`get_formation` and
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,9 @@ from typing import Any
 CELLS = 16
 MIN_TARGET = 8
 MAX_TARGET = 2048
-DEFAULT_MAX_ENTRIES = 1_100_000_000
+MIN_CAP = 4
+"""The smallest cap: a free cell must take both new tiles, 2 and 4."""
+DEFAULT_MAX_ENTRIES = 1_200_000_000
 """``2048 tables build`` with no names builds every formation of at most this many entries."""
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -40,6 +43,11 @@ class Formation:
     fixed: tuple[int, ...]
     target: int
     target_cells: tuple[int, ...]
+    caps: tuple[int, ...] = ()
+    """The largest tile each free cell may hold, in increasing cell order; empty: half the
+    target everywhere. A position with a larger tile on a capped cell is outside the table
+    (it counts as failure), which keeps large free regions small enough to solve: far from
+    the target cell, small tiles are all that good play keeps."""
 
     def __post_init__(self) -> None:
         where = f"formation {self.name!r}"
@@ -76,6 +84,22 @@ class Formation:
             raise ValueError(f"{where}: target_cells is empty")
         if not set(self.target_cells) <= set(self.free_cells):
             raise ValueError(f"{where}: target_cells must be free cells, got {self.target_cells}")
+        if not isinstance(self.caps, tuple):
+            raise ValueError(f"{where}: caps must be a tuple of tiles")
+        if self.caps and (
+            len(self.caps) != len(self.free_cells)
+            or not all(
+                isinstance(cap, int)
+                and not isinstance(cap, bool)
+                and MIN_CAP <= cap <= self.target // 2
+                and not cap & (cap - 1)
+                for cap in self.caps
+            )
+        ):
+            raise ValueError(
+                f"{where}: caps must give each of the {len(self.free_cells)} free cells a power "
+                f"of two from {MIN_CAP} to half the target, got {self.caps}"
+            )
 
     @property
     def free_cells(self) -> tuple[int, ...]:
@@ -88,40 +112,56 @@ class Formation:
         return self.target.bit_length() - 1
 
     @property
+    def radices(self) -> tuple[int, ...]:
+        """How many ranks each free cell can hold, in increasing cell order: ``t`` (empty up
+        to half the target), or ``log2(cap) + 1`` on a capped cell."""
+        if not self.caps:
+            return (self.rank_limit,) * len(self.free_cells)
+        return tuple(cap.bit_length() for cap in self.caps)
+
+    @property
     def entries(self) -> int:
-        """Positions in the table: ``t ** n`` for ``n`` free cells."""
-        return self.rank_limit ** len(self.free_cells)
+        """Positions in the table: the product of the radices (``t ** n`` without caps)."""
+        return math.prod(self.radices)
 
     @property
     def place_values(self) -> tuple[int, ...]:
         """Per cell, what one rank adds to a position's index (0 on fixed cells).
 
         ``index = sum(rank[cell] * place_values[cell])``: the k-th free cell in increasing
-        order is digit k of the index written in base t.
+        order is digit k of the index written in the mixed radix of :attr:`radices` (base t
+        without caps).
         """
         values = [0] * CELLS
-        for k, cell in enumerate(self.free_cells):
-            values[cell] = self.rank_limit**k
+        place = 1
+        for cell, radix in zip(self.free_cells, self.radices, strict=True):
+            values[cell] = place
+            place *= radix
         return tuple(values)
 
     def to_json(self) -> dict[str, Any]:
-        """The formation as a JSON object (stored in every table file's header)."""
-        return {
+        """The formation as a JSON object (stored in every table file's header; ``caps``
+        only when there are some, so uncapped tables keep the header they always had)."""
+        data: dict[str, Any] = {
             "name": self.name,
             "fixed": list(self.fixed),
             "target": self.target,
             "target_cells": list(self.target_cells),
         }
+        if self.caps:
+            data["caps"] = list(self.caps)
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> Formation:
         """The formation of :meth:`to_json`; raises ValueError on anything else."""
-        if not isinstance(data, dict) or set(data) != {"name", "fixed", "target", "target_cells"}:
+        keys = {"name", "fixed", "target", "target_cells"}
+        if not isinstance(data, dict) or set(data) - {"caps"} != keys:
             raise ValueError(f"not a formation: {json.dumps(data)[:200]}")
-        fixed, target_cells = data["fixed"], data["target_cells"]
-        if not isinstance(fixed, list) or not isinstance(target_cells, list):
+        fixed, target_cells, caps = data["fixed"], data["target_cells"], data.get("caps", [])
+        if not all(isinstance(cells, list) for cells in (fixed, target_cells, caps)):
             raise ValueError(f"not a formation: {json.dumps(data)[:200]}")
-        return cls(data["name"], tuple(fixed), data["target"], tuple(target_cells))
+        return cls(data["name"], tuple(fixed), data["target"], tuple(target_cells), tuple(caps))
 
 
 SNAKE = (0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12)
@@ -129,14 +169,23 @@ SNAKE = (0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12)
 left, row 2 left to right, row 3 right to left."""
 
 
-def _snake(length: int, target: int) -> Formation:
+def _snake(length: int, target: int, caps_along: tuple[int, ...] = ()) -> Formation:
+    """The snake's first ``length`` cells fixed, ``target`` on the next one; ``caps_along``
+    caps the free cells in snake order from the target cell on (their caps fall with the
+    distance from it)."""
+    caps = dict(zip(SNAKE[length:], caps_along, strict=True)) if caps_along else {}
+    fixed = tuple(sorted(SNAKE[:length]))
     return Formation(
         f"snake{length}-{target}",
-        fixed=tuple(sorted(SNAKE[:length])),
+        fixed=fixed,
         target=target,
         target_cells=(SNAKE[length],),
+        caps=tuple(caps[cell] for cell in range(CELLS) if cell not in fixed) if caps else (),
     )
 
+
+_CAPS_FOR_512 = (256, 256, 128, 128, 64, 64, 32, 32, 16, 16, 16)
+"""What a free cell may hold on the way to a 512, along the snake from the target cell."""
 
 FORMATIONS: list[Formation] = [
     _snake(8, 128),
@@ -145,13 +194,17 @@ FORMATIONS: list[Formation] = [
     _snake(7, 256),
     _snake(6, 128),
     _snake(6, 256),
+    _snake(7, 512, caps_along=_CAPS_FOR_512[:9]),
+    _snake(6, 512, caps_along=_CAPS_FOR_512[:10]),
+    _snake(5, 512, caps_along=_CAPS_FOR_512),
 ]
-"""The built-in formations, smallest first: snakes of 6 to 8 large tiles from the top-left
-corner (any corner, through the look-up's symmetries), each with the tile to build next to
-its last one. Chosen by measurement (``docs/solver-notes.md``): the solver asks a table only
-where the smallest large tile is at least 256 and the target is that tile or half of it,
-which before a 32768 only these formations can meet; with smaller targets the tables answered
-more moves and the late game went worse."""
+"""The built-in formations: snakes of 5 to 8 large tiles from the top-left corner (any corner,
+through the look-up's symmetries), each with the tile to build next to its last one; the 512
+tables cap their free cells to stay near a billion positions. Chosen by measurement
+(``docs/solver-notes.md``): the solver asks a table only where the smallest large tile is at
+least 256 and the target is that tile or half of it; with smaller targets the tables answered
+more moves and the late game went worse, and so did a capped snake of five building a 256. A
+capped snake of five building a 1024 (1.9 billion positions) answered too seldom to help."""
 
 
 def get_formation(name: str) -> Formation:

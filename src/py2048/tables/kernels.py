@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 
 from py2048.engine.board import cell_exponent, move
-from py2048.tables.layout import FIXED, ORDER, PLACE, TARGET
+from py2048.tables.layout import FIXED, ORDER, PLACE, RADIX, TARGET
 
 SCALE = 65535.0
 """A stored value ``v`` means the probability ``v / 65535``."""
@@ -45,9 +45,10 @@ def afterstate_value(
 ) -> float:
     """The success probability of a wall board just moved (before its spawn).
 
-    1 if a target cell holds rank ``rank_limit``, 0 if another free cell does; otherwise the
-    mean over the empty free cells of ``0.9 * v(2 there) + 0.1 * v(4 there)``, from the stored
-    values of those children, summed in the canonical order of the free cells.
+    1 if a target cell holds rank ``rank_limit``, 0 if another free cell does or a free cell
+    holds more than its cap allows; otherwise the mean over the empty free cells of
+    ``0.9 * v(2 there) + 0.1 * v(4 there)``, from the stored values of those children, summed
+    in the canonical order of the free cells.
     """
     index = 0
     success = False
@@ -62,6 +63,8 @@ def afterstate_value(
                 success = True
             else:
                 failure = True
+        elif rank >= layout[RADIX, cell]:
+            failure = True
         index += rank * layout[PLACE, cell]
     if success:
         return 1.0
@@ -103,7 +106,7 @@ def direction_value(
 def fits(lo: np.uint64, hi: np.uint64, layout: np.ndarray, rank_limit: int) -> bool:
     """The real board fits the formation read through ``layout``: every fixed cell holds a
     tile of at least the target, no two neighbouring fixed cells hold equal tiles, and every
-    free cell holds a tile below the target."""
+    free cell holds a tile below the target (and at most its cap)."""
     for cell in range(16):
         exponent = cell_exponent(lo, hi, cell)
         if layout[FIXED, cell] != 0:
@@ -121,7 +124,7 @@ def fits(lo: np.uint64, hi: np.uint64, layout: np.ndarray, rank_limit: int) -> b
                 and cell_exponent(lo, hi, cell + 4) == exponent
             ):
                 return False
-        elif exponent >= rank_limit:
+        elif exponent >= layout[RADIX, cell]:
             return False
     return True
 
@@ -160,7 +163,8 @@ def table_move_values(
     ``out[d]`` for the four directions (-1 where the move is not allowed or would move a fixed
     tile) and returns True if the board fits: every fixed cell holds a tile of at least the
     target, no two neighbouring fixed cells hold equal tiles, and every free cell holds a tile
-    below the target. A board that does not fit gets -1 everywhere and False.
+    below the target (and at most its cap). A board that does not fit gets -1 everywhere and
+    False.
     """
     for d in range(4):
         out[d] = -1.0
@@ -198,10 +202,10 @@ def best_table_move_values(
 ) -> int:
     """:func:`table_move_values` under every symmetry the board fits; keeps the best.
 
-    ``layouts``: the ``(8, 4, 16)`` arrays of :func:`py2048.tables.layout.layouts`. Returns
-    the symmetry whose best direction has the highest success probability (the first of equal
-    ones), with its direction values in ``out``; -1 (and -1 everywhere in ``out``) when the
-    board fits under none.
+    ``layouts``: the ``(8, LAYOUT_ROWS, 16)`` arrays of :func:`py2048.tables.layout.layouts`.
+    Returns the symmetry whose best direction has the highest success probability (the first
+    of equal ones), with its direction values in ``out``; -1 (and -1 everywhere in ``out``)
+    when the board fits under none.
     """
     best_symmetry = -1
     best = -2.0

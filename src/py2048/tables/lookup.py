@@ -67,7 +67,8 @@ class Advice:
 
 class Table:
     """An opened, verified table: ``values`` is a read-only memory map of ``formation.entries``
-    uint16 (value / 65535 = probability); ``layouts`` the ``(8, 4, 16)`` per-symmetry arrays."""
+    uint16 (value / 65535 = probability); ``layouts`` the ``(8, LAYOUT_ROWS, 16)`` arrays of
+    every symmetry."""
 
     def __init__(self, formation: Formation, path: Path, header: TableHeader) -> None:
         self.formation = formation
