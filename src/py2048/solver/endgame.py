@@ -73,7 +73,7 @@ class CompactRecord(NamedTuple):
     keys: np.ndarray
     chances: np.ndarray
     layouts: np.ndarray
-    """int64 (formations, 8, 4, 16), for the formations consulted (those without a full
+    """int64 (formations, 8, LAYOUT_ROWS, 16), for the formations consulted (those without a full
     table)."""
     rank_limits: np.ndarray
     ids: np.ndarray
@@ -89,7 +89,7 @@ class EndgameTables(NamedTuple):
     values: List
     """One read-only uint16 array per table (a ``numba.typed.List``)."""
     layouts: np.ndarray
-    """int64 (tables, 8, 4, 16): each table's per-symmetry arrays (``tables.layout``)."""
+    """int64 (tables, 8, LAYOUT_ROWS, 16): each table's per-symmetry arrays (``tables.layout``)."""
     rank_limits: np.ndarray
     """int64: log2 of each table's target tile."""
     compact: CompactRecord
