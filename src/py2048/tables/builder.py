@@ -8,9 +8,9 @@ hold walls (:mod:`.kernels`).
 
 **The recurrence.** A position's value is the best over its allowed moves (0 if there is none)
 of the afterstate's value: 1 if the move made the target on a target cell, 0 if it made it on
-another free cell (an approximation: the target made elsewhere counts as failure) or a tile
-above a cell's cap, else the
-mean over the empty free cells of ``0.9 * v(a 2 there) + 0.1 * v(a 4 there)``. A spawn in
+another free cell (an approximation: the target made elsewhere counts as failure) or made a tile
+above a cell's cap, else the mean over the empty free cells of ``0.9 * v(a 2 there) + 0.1 *
+v(a 4 there)``. A spawn in
 cell ``c`` adds ``rank * place_values[c]`` to the afterstate's index, so children are found
 without re-encoding. Values are stored as uint16 (``round(p * 65535)``) and every value is
 computed in float64 from its children's stored values, so a build is exactly reproducible.
