@@ -18,9 +18,10 @@ def stored_values(folder: Path, formation: Formation) -> np.ndarray:
     return np.fromfile(table_path(formation.name, folder), dtype="<u2", offset=PAYLOAD_OFFSET)
 
 
-def ranks_of(index: int, formation: Formation) -> list[int]:
+def ranks_of(index: int, radices: tuple[int, ...]) -> list[int]:
+    """The free cells' ranks of a position: the digits of its index in the mixed radix."""
     ranks = []
-    for radix in formation.radices:
+    for radix in radices:
         index, rank = divmod(index, radix)
         ranks.append(rank)
     return ranks
@@ -37,7 +38,7 @@ def test_every_position_holds_the_plain_expectimax_value(formation: Formation, b
     # layer, half a step each.
     tolerance = layer_count(formation) * 0.5 / SCALE
     for index in range(formation.entries):
-        board = quantized.board(ranks_of(index, formation))
+        board = quantized.board(ranks_of(index, formation.radices))
         assert values[index] == quantized.value(board), index
         assert abs(values[index] / SCALE - exact.value(board)) <= tolerance, index
     # The tables are not trivial: some positions are lost, some won, most in between.
@@ -88,8 +89,5 @@ def test_the_layers_hold_every_position_once_by_tile_sum(radices: tuple[int, ...
         members = order[starts[layer] : starts[layer + 1]].tolist()
         assert members == sorted(members)
         for index in members:
-            ranks = []
-            for radix in radices:
-                index, rank = divmod(index, radix)
-                ranks.append(rank)
+            ranks = ranks_of(index, radices)
             assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer
