@@ -270,7 +270,7 @@ def main() -> int:
     budget.add_argument("--depth", type=int, help="fixed depth: dN searches N+1 player moves")
     budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
     budget.add_argument("--preset", help="fast, balanced or strong")
-    parser.add_argument("--evaluator", help="ntuple (default) or heuristic")
+    parser.add_argument("--evaluator", help="ntuple-snake (default), ntuple or heuristic")
     parser.add_argument("--no-tables", action="store_true", help="search only, no tables")
     parser.add_argument("--min-probability", type=float, default=MIN_PROBABILITY)
     parser.add_argument("--good-probability", type=float, default=GOOD_PROBABILITY)

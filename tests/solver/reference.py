@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from py2048.engine.board import pack_exponents
+from py2048.engine.board import pack, pack_exponents
 from py2048.engine.direction import Direction
 from py2048.engine.rules import slide
 from py2048.evaluation.contract import Evaluator
@@ -53,12 +53,14 @@ def chance_value(
 def move_values(
     board: Board, depth: int, evaluator: Evaluator, cutoff: float = 0.0
 ) -> dict[Direction, float]:
-    """Each legal direction's value at ``depth`` (dN = N + 1 player moves)."""
+    """Each legal direction's value at ``depth`` (dN = N + 1 player moves), less the
+    evaluator's baseline for the board, as hints report them."""
+    shift = evaluator.baseline(*pack(board)) if evaluator.baseline else 0.0
     values = {}
     for d in Direction:
         after, gain, moved = slide(board, d)
         if moved:
-            values[d] = evaluator.gain_weight * gain + chance_value(
-                after, depth, evaluator, 1.0, cutoff
-            )
+            values[d] = (
+                evaluator.gain_weight * gain + chance_value(after, depth, evaluator, 1.0, cutoff)
+            ) - shift
     return values

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048 import Direction, slide
+from py2048.evaluation import DEFAULT_EVALUATOR
 from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, register_evaluator
 from tests.solver.reference import move_values
 
@@ -53,7 +54,7 @@ def test_advice_is_always_a_legal_move_with_a_value_for_every_legal_move(board, 
         assert hint.direction is None
 
 
-@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
+@pytest.mark.parametrize("name", ["heuristic", "ntuple", "ntuple-snake"])
 @settings(max_examples=25, deadline=None)
 @given(board=boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 6))
 def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(name, board):
@@ -68,7 +69,7 @@ def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(name, board)
 MIDGAME = [[0, 2, 0, 4], [0, 16, 64, 8], [2, 128, 1024, 4096], [0, 2, 16, 8192]]
 
 
-@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
+@pytest.mark.parametrize("name", ["heuristic", "ntuple", "ntuple-snake"])
 @pytest.mark.parametrize(("board", "depth"), [(OPEN, 2), (MIDGAME, 3)])
 def test_deeper_searches_cut_lines_less_likely_than_two_to_the_minus_depth_plus_four(
     name, board, depth
@@ -83,7 +84,7 @@ def test_deeper_searches_cut_lines_less_likely_than_two_to_the_minus_depth_plus_
     assert any(not math.isclose(uncut[d], expected[d], rel_tol=1e-6) for d in expected)
 
 
-@pytest.mark.parametrize("name", ["heuristic", "ntuple"])
+@pytest.mark.parametrize("name", ["heuristic", "ntuple", "ntuple-snake"])
 def test_depth_zero_is_the_greedy_look_ahead(name):
     evaluator = get_evaluator(name)
     hint = best_move(OPEN, depth=0, evaluator=name)
@@ -135,7 +136,7 @@ def test_single_legal_move_is_returned(direction, kwargs):
 def test_no_move_gives_none():
     board = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
     hint = best_move(board)
-    assert hint == Hint(None, {}, -1, hint.elapsed_ms, 0, "ntuple")
+    assert hint == Hint(None, {}, -1, hint.elapsed_ms, 0, DEFAULT_EVALUATOR)
 
 
 def test_same_board_and_depth_give_the_same_answer():

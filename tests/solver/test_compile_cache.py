@@ -8,13 +8,14 @@ import sys
 import pytest
 
 PROBE = """
+from py2048.evaluation import get_evaluator
 from py2048.solver import best_move
 from py2048.solver.autoplay import play_game
 from py2048.solver.endgame import choose, table_choice
 from py2048.solver.search import chance_value, decide
 
 best_move([[2, 4, 8, 16], [0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 4]], depth=1)
-kernels = (decide, chance_value, play_game, choose, table_choice)
+kernels = (decide, chance_value, play_game, choose, table_choice, get_evaluator().kernel)
 misses = sum(sum(k.stats.cache_misses.values()) for k in kernels)
 print(misses)
 """

@@ -5,6 +5,8 @@
 - :mod:`~py2048.evaluation.ntuple`: the n-tuple network, with the shipped weights
   (:mod:`~py2048.evaluation.tuples` says which cells it reads, :mod:`~py2048.evaluation.storage`
   how its weights file is stored);
+- :mod:`~py2048.evaluation.snake`: the endgame tables' formation as a number, which the default
+  evaluation (the network, ``"ntuple-snake"``) adds to pull the search toward it;
 - :mod:`~py2048.evaluation.registry`: evaluations by name.
 
 It sits on the engine only; the solver searches with these evaluations and ``py2048.learn``

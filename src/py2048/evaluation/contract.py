@@ -45,6 +45,7 @@ found by name in :mod:`py2048.evaluation.registry`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -93,6 +94,11 @@ class Evaluator:
     """A fast path: True promises that the kernel is exactly the sum of ``weights[0, line]``
     over the 20-bit indices (``engine.board.row_index``) of the four rows and the four columns;
     the search then computes that sum in place instead of calling the kernel."""
+
+    baseline: Callable[[int, int], float] | None = None
+    """For an evaluation that adds a preference of its own to a value in points (see
+    :mod:`py2048.evaluation.snake`): that preference for the board searched, which hints
+    subtract from every direction's value so that values stay in points."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.kernel, Dispatcher) or not self.kernel.signatures:

@@ -1,4 +1,6 @@
-"""The n-tuple network as an evaluation, and the shipped network: ``evaluator="ntuple"``.
+"""The n-tuple network as an evaluation, and the shipped network: ``evaluator="ntuple"``, and
+``"ntuple-snake"``, the default: the same network pulled toward the endgame tables' formation
+(:mod:`py2048.evaluation.snake`).
 
 The network estimates the score still to come after an afterstate, so the search adds each
 move's gain to it (``gain_weight`` 1.0), and greedy play with it (depth 0) is how the network
@@ -16,6 +18,7 @@ trained into an evaluation (:func:`py2048.learn.network.network_evaluator`).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -26,7 +29,8 @@ from numba.core.dispatcher import Dispatcher
 
 from py2048.engine.board import max_exponent
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
-from py2048.evaluation.storage import load_int16_weights
+from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
+from py2048.evaluation.storage import Int16Weights, load_int16_weights
 from py2048.evaluation.tuples import (
     Plan,
     capped_board,
@@ -40,37 +44,43 @@ SHIPPED_WEIGHTS = "ntuple-4x6.npz"
 WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
 
 
-def int16_evaluator(layout: np.ndarray, scale: float, entries: np.ndarray, name: str) -> Evaluator:
-    """The evaluation of a network whose entries are int16 steps of ``scale``.
+def int16_evaluator(
+    layout: np.ndarray, scale: float, entries: np.ndarray, name: str, pull: float = 0.0
+) -> Evaluator:
+    """The evaluation of a network whose entries are int16 steps of ``scale``, plus ``pull``
+    times the board's :func:`~py2048.evaluation.snake.snake_sum` (none by default).
 
     The Evaluator's ``weights`` are those entries, two to a float32 word, as the evaluation
-    interface passes every table as float32.
+    interface passes every table as float32. With a pull, its ``baseline`` is the pull of the
+    board searched, which hints subtract so that their values stay in points.
     """
     if entries.size % 2:
         entries = np.append(entries, np.int16(0))
     return Evaluator(
         name,
-        value_kernel(layout, scale),
+        value_kernel(layout, scale, pull),
         entries.view(np.float32).reshape(1, -1),
         layout,
         gain_weight=1.0,
+        baseline=_pull_of(float(pull)) if pull else None,
     )
 
 
-def value_kernel(layout: np.ndarray, scale: float) -> Dispatcher:
-    """The solver kernel for a network of this layout and int16 scale: its value, never below 0.
+def value_kernel(layout: np.ndarray, scale: float, pull: float = 0.0) -> Dispatcher:
+    """The solver kernel for a network of this layout and int16 scale: its value, never below 0
+    (0 is the value of a lost game), plus ``pull`` times the board's snake sum.
 
-    0 is the value of a lost game. The layout (which table, which masks and shifts read each
-    tuple; :func:`~py2048.evaluation.tuples.layout_plan`) and the scale are compiled into the
+    The layout (which table, which masks and shifts read each tuple;
+    :func:`~py2048.evaluation.tuples.layout_plan`), the scale and the pull are compiled into the
     kernel as constants, as in the training kernels: numba then folds the index arithmetic
     away, which made d2 searches twice as fast (``docs/solver-notes.md``). numba caches one compiled
-    kernel per layout and scale on disk, so only a new network compiles (about a second).
+    kernel per layout, scale and pull on disk, so only a new network compiles (about a second).
     """
-    return _compiled_kernel(layout_plan(layout), float(scale))
+    return _compiled_kernel(layout_plan(layout), float(scale), float(pull))
 
 
 @lru_cache(maxsize=16)
-def _compiled_kernel(planned: Plan, scale: float) -> Dispatcher:
+def _compiled_kernel(planned: Plan, scale: float, pull: float) -> Dispatcher:
     plan, runs, staged = planned
 
     @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
@@ -82,9 +92,19 @@ def _compiled_kernel(planned: Plan, scale: float) -> Dispatcher:
             for row in plan:
                 if row[1] <= top < row[2]:
                     total += table[table_index(board, row, runs)]
-        return max(total * scale, 0.0)
+        value = max(total * scale, 0.0)
+        if pull != 0.0:
+            value += pull * snake_sum(lo, hi, MIN_EXPONENT)
+        return value
 
     return ntuple_value
+
+
+def _pull_of(pull: float) -> Callable[[int, int], float]:
+    def baseline(lo: int, hi: int) -> float:
+        return pull * int(snake_sum(np.uint64(lo), np.uint64(hi), MIN_EXPONENT))
+
+    return baseline
 
 
 def weights_path() -> Path:
@@ -95,8 +115,21 @@ def weights_path() -> Path:
     return Path(str(files("py2048.evaluation") / "weights" / SHIPPED_WEIGHTS))
 
 
+@lru_cache(maxsize=1)
+def _shipped_weights() -> Int16Weights:
+    return load_int16_weights(weights_path())
+
+
 def shipped_evaluator() -> Evaluator:
     """The ``"ntuple"`` evaluation, read from the file's int16 entries with no float32 copy."""
-    weights = load_int16_weights(weights_path())
+    weights = _shipped_weights()
     layout = tuple_layout(weights.tuples, weights.stage_tiles)
     return int16_evaluator(layout, weights.scale, weights.entries, "ntuple")
+
+
+def snake_evaluator() -> Evaluator:
+    """The ``"ntuple-snake"`` evaluation (the default): the shipped network, sharing its
+    entries with ``"ntuple"``, pulled toward the snake formation by :data:`PULL`."""
+    weights = _shipped_weights()
+    layout = tuple_layout(weights.tuples, weights.stage_tiles)
+    return int16_evaluator(layout, weights.scale, weights.entries, "ntuple-snake", PULL)

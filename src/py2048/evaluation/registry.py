@@ -1,8 +1,9 @@
 """Evaluations by name: the built-in ones, and any a program registers.
 
-``get_evaluator("ntuple")`` (the default, the shipped network) and ``get_evaluator
-("heuristic")`` load the built-in evaluations once per process, on first use; a program can add
-its own with :func:`register_evaluator`.
+``get_evaluator("ntuple-snake")`` (the default: the shipped network with the formation's
+pull), ``get_evaluator("ntuple")`` (the network alone) and ``get_evaluator("heuristic")`` load
+the built-in evaluations once per process, on first use; a program can add its own with
+:func:`register_evaluator`.
 """
 
 from __future__ import annotations
@@ -12,15 +13,20 @@ from collections.abc import Callable
 
 from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.heuristic import heuristic_evaluator
-from py2048.evaluation.ntuple import shipped_evaluator
+from py2048.evaluation.ntuple import shipped_evaluator, snake_evaluator
 
-DEFAULT_EVALUATOR = "ntuple"
-"""The shipped network: it measured stronger than the heuristic at every depth and time budget
-measured (``docs/solver-notes.md``)."""
+DEFAULT_EVALUATOR = "ntuple-snake"
+"""The shipped network with the pull toward the endgame tables' formation
+(:mod:`py2048.evaluation.snake`): it measured stronger than the network alone in the late
+game, and the network far stronger than the heuristic (``docs/solver-notes.md``)."""
+NETWORK_EVALUATOR = "ntuple"
+"""The shipped network alone, whose values are the points still to come (game reviews grade
+moves by them)."""
 
 _registry: dict[str, Callable[[], Evaluator]] = {
     "heuristic": heuristic_evaluator,
     "ntuple": shipped_evaluator,
+    "ntuple-snake": snake_evaluator,
 }
 _loaded: dict[str, Evaluator] = {}
 _lock = threading.RLock()

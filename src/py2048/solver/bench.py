@@ -284,7 +284,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--evaluator",
         metavar="NAME",
-        help="board evaluation: ntuple (default, the shipped network) or heuristic",
+        help="board evaluation: ntuple-snake (default: the shipped network pulled toward the "
+        "endgame formation), ntuple (the network alone) or heuristic",
     )
     parser.add_argument(
         "--no-tables",

@@ -35,7 +35,8 @@ class Hint:
     """The advised move and why: the value of every direction it considered.
 
     ``source`` says who answered. ``"search"``: ``values`` are the search's expected
-    evaluations (with the default network, the points still to come after the move).
+    evaluations (with the default evaluation, the points still to come after the move, less
+    the price it puts on breaking the endgame formation: :mod:`py2048.evaluation.snake`).
     ``"table"``: the board fits the formation of the endgame table named ``table``, and
     ``values`` are the probabilities (0 to 1) that best play builds its target tile
     (``table_target``) after each direction that keeps the formation.
@@ -141,7 +142,8 @@ def search_packed(
         target = tables.targets[answered]
         elapsed = _ms_since(started)
         return Hint(best, values, 0, elapsed, 0, evaluator.name, "table", name, target)
-    values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}
+    shift = evaluator.baseline(lo, hi) if evaluator.baseline else 0.0
+    values = {d: float(work.out[d]) - shift for d in Direction if work.out[d] > -math.inf}
     best = max(values, key=values.__getitem__) if values else None
     nodes = int(work.counters[NODES])
     return Hint(best, values, int(reached), _ms_since(started), nodes, evaluator.name)
@@ -165,7 +167,8 @@ def best_move(
     Give at most one of ``depth`` (a fixed depth: dN searches N + 1 player moves), ``time_ms``
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
     "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation:
-    "ntuple" (the default, the shipped learned network) or "heuristic" (hand-made terms, no
+    "ntuple-snake" (the default: the shipped learned network, pulled toward the endgame
+    tables' formation), "ntuple" (the network alone) or "heuristic" (hand-made terms, no
     134 MB tables to load). Where the board fits a built endgame table (``2048 tables
     build``), the table answers (``Hint.source`` says so) unless ``tables`` is False. Raises
     ValueError for an impossible board or bad settings.

@@ -67,7 +67,7 @@ import numpy as np
 
 from py2048.engine import Direction, Game, GameError
 from py2048.engine.board import ROW_TABLES, move, unpack, unpack_exponents
-from py2048.evaluation.registry import DEFAULT_EVALUATOR, get_evaluator
+from py2048.evaluation.registry import NETWORK_EVALUATOR, get_evaluator
 from py2048.solver.grades import (
     ACCURACY_ZERO,
     COSTLIEST,
@@ -314,7 +314,7 @@ class Grader:
     :mod:`py2048.solver.grading`)."""
 
     def __init__(self, depth: int) -> None:
-        self.evaluator = get_evaluator(DEFAULT_EVALUATOR)
+        self.evaluator = get_evaluator(NETWORK_EVALUATOR)
         self.plan = resolve_plan(depth=depth)
         self.table = transposition_table(depth)
         self.searched = 0
