@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def slide_row_left(row: list[int]) -> tuple[list[int], int]:
     """Slide one row of tile values left: pair equal tiles from the left edge, once each."""
@@ -41,3 +43,10 @@ def reference_slide(board: list[list[int]], direction: str) -> tuple[list[list[i
         return transpose(moved), gain
     moved, gain = reference_slide(transpose(board), "right")
     return transpose(moved), gain
+
+
+def symmetries(board: list[list[int]]) -> list[list[list[int]]]:
+    """The board's 8 images under rotations and reflections."""
+    grid = np.array(board)
+    turns = [np.rot90(grid, k) for k in range(4)]
+    return [t.tolist() for t in turns + [np.fliplr(t) for t in turns]]

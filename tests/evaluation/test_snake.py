@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from py2048.engine.board import pack, pack_exponents, unpack
 from py2048.evaluation.registry import get_evaluator
 from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
+from tests.engine.reference import symmetries
 
 exponent_lists = st.lists(st.integers(0, 17), min_size=16, max_size=16)
 
@@ -15,14 +16,6 @@ exponent_lists = st.lists(st.integers(0, 17), min_size=16, max_size=16)
 def snake(board: list[list[int]]) -> int:
     lo, hi = pack(board)
     return int(snake_sum(np.uint64(lo), np.uint64(hi), MIN_EXPONENT))
-
-
-def symmetries(board: list[list[int]]) -> list[list[list[int]]]:
-    turned, found = board, []
-    for _ in range(4):
-        turned = [list(row) for row in zip(*turned[::-1], strict=True)]  # a quarter turn
-        found += [turned, [row[::-1] for row in turned]]
-    return found
 
 
 def test_the_large_tiles_along_a_snake_from_a_corner_count() -> None:

@@ -13,16 +13,11 @@ from py2048.evaluation.tuples import (
     parse_tuples,
 )
 from py2048.learn.network import NTupleNetwork
+from tests.engine.reference import symmetries
 from tests.learn.conftest import SMALL_TUPLES
 
 tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 32768])
 boards = st.lists(st.lists(tiles, min_size=4, max_size=4), min_size=4, max_size=4)
-
-
-def symmetries(board: list[list[int]]) -> list[list[list[int]]]:
-    grid = np.array(board)
-    turns = [np.rot90(grid, k) for k in range(4)]
-    return [t.tolist() for t in turns + [np.fliplr(t) for t in turns]]
 
 
 def test_default_spec_names_the_default_tuples() -> None:

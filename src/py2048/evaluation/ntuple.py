@@ -122,14 +122,16 @@ def _shipped_weights() -> Int16Weights:
 
 def shipped_evaluator() -> Evaluator:
     """The ``"ntuple"`` evaluation, read from the file's int16 entries with no float32 copy."""
-    weights = _shipped_weights()
-    layout = tuple_layout(weights.tuples, weights.stage_tiles)
-    return int16_evaluator(layout, weights.scale, weights.entries, "ntuple")
+    return _shipped("ntuple")
 
 
 def snake_evaluator() -> Evaluator:
     """The ``"ntuple-snake"`` evaluation (the default): the shipped network, sharing its
     entries with ``"ntuple"``, pulled toward the snake formation by :data:`PULL`."""
+    return _shipped("ntuple-snake", PULL)
+
+
+def _shipped(name: str, pull: float = 0.0) -> Evaluator:
     weights = _shipped_weights()
     layout = tuple_layout(weights.tuples, weights.stage_tiles)
-    return int16_evaluator(layout, weights.scale, weights.entries, "ntuple-snake", PULL)
+    return int16_evaluator(layout, weights.scale, weights.entries, name, pull)

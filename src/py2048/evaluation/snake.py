@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import cell_exponent
+from py2048.tables.formations import SNAKE
+from py2048.tables.layout import SYMMETRIES
 
 MIN_EXPONENT = 8
 """Tiles from 256 up count as large (the tables' chains start there)."""
@@ -25,30 +27,9 @@ PULL = 1.0
 the late-game positions of ``benchmarks/endgame.py``: ``docs/solver-notes.md``)."""
 
 
-def _snake_paths() -> np.ndarray:
-    """The 8 snake paths (cell numbers ``4 * row + column``): from each corner, first along a
-    row or along a column, turning back at every edge."""
-    rows = [[4 * r + c for c in (range(4) if r % 2 == 0 else range(3, -1, -1))] for r in range(4)]
-    first = [cell for row in rows for cell in row]
-    paths = []
-    for transpose in (False, True):
-        for flip_rows in (False, True):
-            for flip_columns in (False, True):
-                path = []
-                for cell in first:
-                    r, c = divmod(cell, 4)
-                    if transpose:
-                        r, c = c, r
-                    if flip_rows:
-                        r = 3 - r
-                    if flip_columns:
-                        c = 3 - c
-                    path.append(4 * r + c)
-                paths.append(path)
-    return np.array(paths, dtype=np.int64)
-
-
-SNAKE_PATHS = _snake_paths()
+SNAKE_PATHS = np.array([[s[cell] for cell in SNAKE] for s in SYMMETRIES], dtype=np.int64)
+"""The endgame tables' snake (:data:`py2048.tables.formations.SNAKE`) from each corner, first
+along a row or along a column: one row of cell numbers per symmetry of the board."""
 
 
 @njit(cache=True, nogil=True)
