@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from py2048.tables import Formation, TableError, open_table, table_path, tables_dir
+from py2048.tables import Formation, TableError, open_table, storage, table_path, tables_dir
 from py2048.tables.storage import (
     ENVIRONMENT_VARIABLE,
     PAYLOAD_OFFSET,
+    SEAL_SUFFIX,
     read_header,
     verify_file,
 )
@@ -64,6 +67,92 @@ def test_one_changed_byte_of_the_values_is_refused(copy: Path, offset: int) -> N
     data = bytearray(path.read_bytes())
     data[offset] ^= 0x01
     path.write_bytes(bytes(data))
+    assert "corrupted" in refused(copy)
+
+
+def flip_a_value_byte(path: Path, keep_times: bool = False) -> None:
+    """Change one payload byte in place, optionally setting the modification time back."""
+    before = path.stat()
+    with open(path, "r+b") as handle:
+        handle.seek(PAYLOAD_OFFSET + 7)
+        byte = handle.read(1)[0]
+        handle.seek(PAYLOAD_OFFSET + 7)
+        handle.write(bytes([byte ^ 0x01]))
+    if keep_times:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@pytest.fixture
+def settled(copy: Path) -> Path:
+    """The copy, once it is old enough to be sealed."""
+    time.sleep(storage.SETTLE_NS / 1e9 + 0.05)
+    return copy
+
+
+@pytest.fixture
+def hashes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times a table's payload is hashed (one entry per hash)."""
+    calls: list[int] = []
+    real = storage.payload_checksum
+
+    def counting(handle, length: int) -> str:
+        calls.append(length)
+        return real(handle, length)
+
+    monkeypatch.setattr(storage, "payload_checksum", counting)
+    return calls
+
+
+def test_a_file_found_good_is_sealed_and_not_hashed_again(settled: Path, hashes: list[int]) -> None:
+    open_table(ROW3, settled)
+    open_table(ROW3, settled)
+    assert len(hashes) == 1
+    assert table_path(ROW3.name, settled).with_suffix(SEAL_SUFFIX).exists()
+
+
+def test_a_file_changed_just_now_is_checked_but_not_sealed(copy: Path, hashes: list[int]) -> None:
+    open_table(ROW3, copy)
+    open_table(ROW3, copy)
+    assert len(hashes) == 2
+    assert not table_path(ROW3.name, copy).with_suffix(SEAL_SUFFIX).exists()
+
+
+def test_a_file_changed_after_its_seal_is_hashed_again_and_refused(settled: Path) -> None:
+    open_table(ROW3, settled)
+    flip_a_value_byte(table_path(ROW3.name, settled), keep_times=True)
+    assert "corrupted" in refused(settled)
+
+
+def test_a_file_replaced_after_its_seal_is_hashed_again(
+    settled: Path, built: Path, hashes: list[int]
+) -> None:
+    open_table(ROW3, settled)
+    shutil.copy(table_path(ROW3.name, built), settled / "fresh")
+    os.replace(settled / "fresh", table_path(ROW3.name, settled))
+    open_table(ROW3, settled)
+    assert len(hashes) == 2
+
+
+@pytest.mark.parametrize("seal", ["{not json", '{"checksum": "blake2b-256:00"}', "[]"])
+def test_a_seal_that_does_not_match_is_ignored(copy: Path, hashes: list[int], seal: str) -> None:
+    table_path(ROW3.name, copy).with_suffix(SEAL_SUFFIX).write_text(seal)
+    assert open_table(ROW3, copy).values.size == ROW3.entries
+    assert len(hashes) == 1
+
+
+def test_a_full_check_finds_damage_its_seal_missed_and_breaks_the_seal(settled: Path) -> None:
+    copy = settled
+    path = table_path(ROW3.name, copy)
+    seal = path.with_suffix(SEAL_SUFFIX)
+    open_table(ROW3, copy)
+    recorded = json.loads(seal.read_text())
+    flip_a_value_byte(path)
+    stat = path.stat()  # the seal rewritten as if the file system had not seen the change
+    recorded.update(modified_ns=stat.st_mtime_ns, changed_ns=stat.st_ctime_ns)
+    seal.write_text(json.dumps(recorded))
+    with pytest.raises(TableError, match="corrupted"):
+        verify_file(path, ROW3)
+    assert not seal.exists()
     assert "corrupted" in refused(copy)
 
 

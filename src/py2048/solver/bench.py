@@ -341,10 +341,18 @@ def bench_in_terminal(settings: BenchSettings) -> int:
     ) as progress:
         task = progress.add_task("games", total=settings.games)
         best = [0]
+        finished = [0]
 
         def advance(record: GameRecord) -> None:
             best[0] = max(best[0], record.max_tile)
+            finished[0] += 1
             progress.update(task, advance=1, description=f"games (best tile {best[0]})")
+            if not console.is_terminal:  # a log file gets one line a game instead of the bar
+                console.print(
+                    f"game {finished[0]}/{settings.games}: seed {record.seed}, score "
+                    f"{record.score:,}, max tile {record.max_tile}, {record.moves:,} moves, "
+                    f"{_elapsed(time.perf_counter() - started)}"
+                )
 
         records = run_bench(settings, advance)
     summary = summarize(records, time.perf_counter() - started)
@@ -358,6 +366,11 @@ def bench_in_terminal(settings: BenchSettings) -> int:
             return 1
         console.print(f"every game's figures: {settings.json_path}")
     return 0
+
+
+def _elapsed(seconds: float) -> str:
+    minutes, seconds = divmod(round(seconds), 60)
+    return f"{minutes}:{seconds:02d} elapsed"
 
 
 def _table_names(settings: BenchSettings) -> tuple[str, ...]:

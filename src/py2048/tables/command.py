@@ -24,6 +24,7 @@ from py2048.tables.storage import (
     PAYLOAD_OFFSET,
     TableError,
     TableHeader,
+    check_file,
     read_header,
     table_path,
     tables_dir,
@@ -117,7 +118,7 @@ def build(
         path = table_path(formation.name, folder)
         if not force and path.exists():
             try:
-                header = verify_file(path, formation)
+                header = check_file(path, formation)
             except TableError as error:
                 console.print(f"{formation.name}: the file is bad ({error.problem}); rebuilding.")
             else:
