@@ -41,9 +41,10 @@ VALUES = types.Array(types.uint16, 1, "C", readonly=True)
 
 MIN_PROBABILITY = 0.3
 """A table that sees less chance than this leaves the board to the search."""
-MIN_TAIL = 8
-"""A table answers only for boards whose smallest large tile is at least 2**8 = 256: smaller
-tiles are not worth holding in place (measured: see ``docs/solver-notes.md``)."""
+MIN_TAIL = 7
+"""A table answers only for boards whose smallest large tile is at least 2**7 = 128: smaller
+tiles are not worth holding in place. With the search pulled toward the snake, chains from 128
+measured better than from 256, which was best without the pull (``docs/solver-notes.md``)."""
 VETO = 0.0
 """The search does not check the tables' moves by default (measured: docs/solver-notes.md)."""
 GOOD_PROBABILITY = 0.5
