@@ -14,7 +14,11 @@ lost the corner: what the late game's formation looks like in the solver's own p
     python benchmarks/endgame.py --depth 2
     python benchmarks/endgame.py --preset balanced --workers 2 --json endgame-balanced.json
     python benchmarks/endgame.py --depth 2 --workers 2 --phases
+    python benchmarks/endgame.py --depth 2 --positions benchmarks/data/late-game-16384-b.json
     python benchmarks/endgame.py --make-positions --first-seed 2001 --games 120   # remake the set
+
+``late-game-16384-b.json`` is a second set (105 positions, seeds 3001-3120, played with the
+pulled evaluation): a change that wins on the first set by a few positions should win here too.
 """
 
 from __future__ import annotations
@@ -191,8 +195,8 @@ def make_positions(args: argparse.Namespace) -> int:
     document = {
         "description": (
             f"The first board holding a 16384 in each c-rand game of seeds {seeds[0]}-"
-            f"{seeds[-1]} played at d2 with the shipped network; {len(seeds) - len(found)} of "
-            f"the {len(seeds)} games never made one."
+            f"{seeds[-1]} played at d2 with the evaluation {get_evaluator().name!r} and no tables; "
+            f"{len(seeds) - len(found)} of the {len(seeds)} games never made one."
         ),
         "command": " ".join(["python benchmarks/endgame.py", *sys.argv[1:]]),
         "positions": found,
