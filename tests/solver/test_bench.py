@@ -137,8 +137,11 @@ def test_bench_json_matches_the_games_it_played(tmp_path, capsys):
     assert report["settings"]["depth"] == 0
     table = capsys.readouterr().out
     assert "mean score" in table
-    for done, g in enumerate(games, start=1):  # not a terminal: one line per game
-        assert f"game {done}/3: seed {g['seed']}, score {g['score']:,}, max tile " in table
+    lines = [line for line in table.splitlines() if line.startswith("game ")]
+    assert len(lines) == 3  # not a terminal: one whole line per game
+    for done, (g, line) in enumerate(zip(games, lines, strict=True), start=1):
+        assert line.startswith(f"game {done}/3: seed {g['seed']}, score {g['score']:,}, max ")
+        assert line.endswith(" elapsed")
     assert table_row(table, "moves per game (mean)") == f"{summary['mean_moves']:,.0f}"
     assert table_row(table, "moves, all games") == f"{summary['total_moves']:,}"
     assert table_row(table, "moves/s per worker")

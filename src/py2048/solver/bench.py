@@ -351,7 +351,8 @@ def bench_in_terminal(settings: BenchSettings) -> int:
                 console.print(
                     f"game {finished[0]}/{settings.games}: seed {record.seed}, score "
                     f"{record.score:,}, max tile {record.max_tile}, {record.moves:,} moves, "
-                    f"{_elapsed(time.perf_counter() - started)}"
+                    f"{_elapsed(time.perf_counter() - started)}",
+                    soft_wrap=True,
                 )
 
         records = run_bench(settings, advance)
