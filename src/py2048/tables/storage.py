@@ -34,7 +34,7 @@ So that this is paid once, not on every process's first hint, a file that hashed
 modification and change times in nanoseconds; only for a file last changed at least a second
 before its check). :func:`check_file` trusts a seal that matches the file as it is now and
 hashes the file again otherwise: any write, truncation or replacement changes the change time
-or the inode, and no program can set the change time back.
+or the inode, and a program cannot set the change time back (short of the system clock).
 ``2048 tables verify`` always hashes (it also finds damage the file system did not record).
 """
 
@@ -290,4 +290,5 @@ def _write_seal(seal: Path, identity: dict[str, Any]) -> None:
         temporary.write_text(json.dumps(identity, sort_keys=True), encoding="utf-8")
         os.replace(temporary, seal)
     except OSError:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
