@@ -66,6 +66,24 @@ def test_depth_one_matches_a_plain_expectimax_also_with_65536_tiles(name, board)
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
 
 
+FORCED = [[0, 0, 0, 0], [2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4]]
+"""Only up moves anything."""
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_forced_move_at_a_fixed_depth_is_valued_at_that_depth(depth):
+    hint = best_move(FORCED, depth=depth, evaluator="heuristic")
+    expected = move_values(FORCED, depth, get_evaluator("heuristic"))
+    assert hint.depth == depth and hint.values.keys() == expected.keys() == {Direction.UP}
+    assert math.isclose(hint.values[Direction.UP], expected[Direction.UP], rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("limits", [{"preset": "balanced"}, {"time_ms": 50}])
+def test_a_forced_move_under_a_budget_is_answered_at_once(limits):
+    hint = best_move(FORCED, **limits)
+    assert (hint.direction, hint.depth) == (Direction.UP, 0)
+
+
 MIDGAME = [[0, 2, 0, 4], [0, 16, 64, 8], [2, 128, 1024, 4096], [0, 2, 16, 8192]]
 
 

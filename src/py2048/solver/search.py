@@ -273,9 +273,10 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
 
     Without a budget, one search at the target depth. With a budget, iterative deepening from
     depth 0: each deeper search starts only if the last one's time times its growth factor
-    still fits, runs against the deadline, and is thrown away if the deadline stops it. A
-    board with a single move is answered at depth 0. ``run`` gives the move tables, the
-    generation and the counters; its deadline and cutoff are set here for each depth.
+    still fits, runs against the deadline, and is thrown away if the deadline stops it. With a
+    budget or a preset, a board with a single move is answered at depth 0 (the move is forced;
+    a fixed depth still gives that move's value at the depth asked). ``run`` gives the move
+    tables, the generation and the counters; its deadline and cutoff are set here for each depth.
     """
     started = monotonic()
     deadline = started + plan.seconds if plan.seconds > 0.0 else 0.0
@@ -297,7 +298,7 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
         target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
     else:
         target = plan.max_depth
-    if legal == 1:
+    if legal == 1 and (plan.adaptive or plan.seconds > 0.0):
         target = 0
     first = 0 if plan.seconds > 0.0 else target
     scratch = np.empty(4, dtype=np.float64)
