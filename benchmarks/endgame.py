@@ -1,4 +1,4 @@
-"""The late game, measured cheaply: play fixed 16384 positions on and count the 32768s.
+"""The late game, measured cheaply: play fixed positions on and count how many double their tile.
 
 Whole games decide the solver's figures, but a 32768 rate over 200 whole games takes hours.
 The late game is where the solver's settings differ, so this plays only that: each position of
@@ -11,11 +11,17 @@ reports where the 16384 stood move by move (in a corner or not, and how many lar
 down the snake from it), how often the tables chose there, and when the positions that failed
 lost the corner: what the late game's formation looks like in the solver's own play.
 
+A positions file can hold another stage: ``--make-positions --tile 8192`` takes each game's
+first 8192 instead, and playing those on counts the 16384s (the stage where games that miss
+16384 die, in the crunch before the second 8192).
+
     python benchmarks/endgame.py --depth 2
     python benchmarks/endgame.py --preset balanced --workers 2 --json endgame-balanced.json
     python benchmarks/endgame.py --depth 2 --workers 2 --phases
     python benchmarks/endgame.py --depth 2 --positions benchmarks/data/late-game-16384-b.json
     python benchmarks/endgame.py --make-positions --first-seed 2001 --games 120   # remake the set
+    python benchmarks/endgame.py --make-positions --tile 8192 --positions late-game-8192.json
+    python benchmarks/endgame.py --preset balanced --workers 2 --positions late-game-8192.json
 
 ``late-game-16384-b.json`` is a second set (105 positions, seeds 3001-3120, played with the
 pulled evaluation): a change that wins on the first set by a few positions should win here too.
@@ -35,12 +41,20 @@ from pathlib import Path
 
 import numpy as np
 
-from py2048.engine.board import ROW_TABLES, max_exponent, move, unpack, unpack_exponents
+from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, unpack, unpack_exponents
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.autoplay import SEARCHED, autoplay
-from py2048.solver.endgame import GOOD_PROBABILITY, MIN_PROBABILITY, MIN_TAIL, VETO, TableSet
+from py2048.solver.endgame import (
+    GOOD_PROBABILITY,
+    MIN_PROBABILITY,
+    MIN_TAIL,
+    NO_TABLES,
+    VETO,
+    TableSet,
+)
 from py2048.solver.hint import resolve_plan, search_packed
+from py2048.solver.search import SearchPlan
 from py2048.solver.stats import wilson_interval
 from py2048.tables import available_tables, open_table
 from py2048.tables.compact import shipped_compact_tables
@@ -48,9 +62,9 @@ from py2048.tables.formations import SNAKE
 from py2048.tables.layout import SYMMETRIES
 
 POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
-TARGET = 32768
-STAGE = 14
-"""The exponent of 16384: ``--phases`` looks at the boards whose largest tile it is."""
+STAGE_TILE = 16384
+"""The tile the positions hold when their file does not say (the first sets held 16384); a
+position succeeds when it makes twice that."""
 LARGE = 8
 """``--phases`` counts tiles from 2**8 = 256 up as large (those the tables hold in place)."""
 TRACE_ROWS = 400_000
@@ -60,6 +74,8 @@ TRACE_ROWS = 400_000
 def play_position(position: dict, args: argparse.Namespace) -> dict:
     """Play one position on with the settings of ``args``; its figures."""
     plan = resolve_plan(args.depth, args.time_ms, args.preset)
+    if args.stop_at_target:
+        return play_to_target(position, args, plan)
     trace = np.zeros((TRACE_ROWS if args.phases else 0, 3), dtype=np.uint64)
     record = autoplay(
         position["seed"],
@@ -79,28 +95,59 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
         "seconds": record.seconds,
     }
     if args.phases:
+        stage = args.stage_tile.bit_length() - 1
         result["phases"] = [
-            (phase(int(lo), int(hi)), int(chooser != SEARCHED))
+            (phase(int(lo), int(hi), stage), int(chooser != SEARCHED))
             for chooser, lo, hi in trace[: record.moves]
         ]
     return result
 
 
-def phase(lo: int, hi: int) -> int | None:
-    """Where a board of the stage before 32768 stands: -1 when its 16384 is not in a corner,
-    else how many large tiles (256 and up) run down the snake from it (see ``--phases``);
-    None for boards of other stages."""
+def play_to_target(position: dict, args: argparse.Namespace, plan: SearchPlan) -> dict:
+    """Play one position on, as :func:`play_position` does, but only until it makes twice its
+    stage's tile: a stage's rate without the cost of the rest of the game."""
+    evaluator = get_evaluator(args.evaluator)
+    tables = _tables(args) or NO_TABLES
+    state = crand.new_state()
+    crand.seed(np.uint64(position["seed"]), state)
+    lo, hi = (np.uint64(half) for half in pack(position["board"]))
+    target = args.stage_tile.bit_length()
+    started = time.perf_counter()
+    moves = table_moves = score = 0
+    while max_exponent(lo, hi) < target:
+        hint = search_packed(int(lo), int(hi), plan, evaluator, tables)
+        if hint.direction is None:
+            break
+        table_moves += hint.source == "table"
+        lo, hi, gain = move(lo, hi, int(hint.direction), ROW_TABLES)
+        lo, _, _ = crand.spawn(lo, hi, state)
+        score += int(gain)
+        moves += 1
+    return {
+        "seed": position["seed"],
+        "final_score": position["score"] + score,
+        "max_tile": 1 << max_exponent(lo, hi),
+        "moves": moves,
+        "table_moves": table_moves,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def phase(lo: int, hi: int, stage: int) -> int | None:
+    """Where a board of the stage (its largest tile 2**stage) stands: -1 when that tile is not
+    in a corner, else how many large tiles (256 and up) run down the snake from it (see
+    ``--phases``); None for boards of other stages."""
     exponents = unpack_exponents(lo, hi)
-    if max(exponents) != STAGE:
+    if max(exponents) != stage:
         return None
     longest = -1
     for symmetry in SYMMETRIES:
         canonical = [0] * 16
         for cell, exponent in enumerate(exponents):
             canonical[symmetry[cell]] = exponent
-        if canonical[SNAKE[0]] != STAGE:
+        if canonical[SNAKE[0]] != stage:
             continue
-        length, previous = 0, STAGE + 1
+        length, previous = 0, stage + 1
         for cell in SNAKE:
             if not LARGE <= canonical[cell] < previous:
                 break
@@ -109,8 +156,8 @@ def phase(lo: int, hi: int) -> int | None:
     return longest
 
 
-def report_phases(results: list[dict]) -> None:
-    """Print where the stage before 32768 is played and where the positions that fail lose
+def report_phases(results: list[dict], tile: int) -> None:
+    """Print where the stage of ``tile`` is played and where the positions that fail lose
     their formation."""
     moves: Counter[int] = Counter()
     by_tables: Counter[int] = Counter()
@@ -120,13 +167,13 @@ def report_phases(results: list[dict]) -> None:
                 moves[where] += 1
                 by_tables[where] += table
     total = sum(moves.values())
-    print(f"\nThe {total:,} moves played with a 16384 (and no 32768) on the board:")
-    print("| the 16384 | share of the moves | chosen by tables |")
+    print(f"\nThe {total:,} moves played with a {tile} (and no {2 * tile}) on the board:")
+    print(f"| the {tile} | share of the moves | chosen by tables |")
     print("|---|---|---|")
     for where in sorted(moves):
         label = "not in a corner" if where < 0 else f"in a corner, {where} large in the snake"
         print(f"| {label} | {moves[where] / total:.1%} | {by_tables[where] / moves[where]:.1%} |")
-    failed = [r for r in results if r["max_tile"] < TARGET]
+    failed = [r for r in results if r["max_tile"] < 2 * tile]
     off_at_end = 0
     lost: list[int] = []
     for result in failed:
@@ -136,8 +183,8 @@ def report_phases(results: list[dict]) -> None:
             held = [i for i, where in enumerate(wheres) if where >= 0]
             lost.append(len(wheres) - 1 - held[-1] if held else len(wheres))
     print(
-        f"Of the {len(failed)} positions that did not make 32768, {off_at_end} ended with the "
-        "16384 out of its corner."
+        f"Of the {len(failed)} positions that did not make {2 * tile}, {off_at_end} ended with "
+        f"the {tile} out of its corner."
     )
     if len(lost) > 1:
         low, middle, high = statistics.quantiles(lost, n=4)
@@ -170,14 +217,14 @@ def _tables(args: argparse.Namespace) -> TableSet | bool:
     return _opened[0]
 
 
-def first_16384(seed: int, depth: int) -> dict | None:
-    """The game of this c-rand seed played at ``depth`` up to its first 16384 (None: never)."""
+def first_board_with(seed: int, depth: int, tile: int) -> dict | None:
+    """The game of this c-rand seed played at ``depth`` up to its first ``tile`` (None: never)."""
     plan = resolve_plan(depth=depth)
     evaluator = get_evaluator()
     state = crand.new_state()
     lo, hi = crand.start(np.uint64(seed), state)
     score = moves = 0
-    while max_exponent(lo, hi) < 14:
+    while max_exponent(lo, hi) < tile.bit_length() - 1:
         hint = search_packed(int(lo), int(hi), plan, evaluator)
         if hint.direction is None:
             return None
@@ -191,14 +238,16 @@ def first_16384(seed: int, depth: int) -> dict | None:
 def make_positions(args: argparse.Namespace) -> int:
     seeds = range(args.first_seed, args.first_seed + args.games)
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
-        found = [p for p in pool.map(first_16384, seeds, [2] * len(seeds)) if p is not None]
+        played = pool.map(first_board_with, seeds, [2] * len(seeds), [args.tile] * len(seeds))
+        found = [p for p in played if p is not None]
     document = {
         "description": (
-            f"The first board holding a 16384 in each c-rand game of seeds {seeds[0]}-"
+            f"The first board holding a {args.tile} in each c-rand game of seeds {seeds[0]}-"
             f"{seeds[-1]} played at d2 with the evaluation {get_evaluator().name!r} and no tables; "
             f"{len(seeds) - len(found)} of the {len(seeds)} games never made one."
         ),
         "command": " ".join(["python benchmarks/endgame.py", *sys.argv[1:]]),
+        "tile": args.tile,
         "positions": found,
     }
     write_positions(document, args.positions)
@@ -215,7 +264,10 @@ def write_positions(document: dict, path: Path) -> None:
 
 
 def measure(args: argparse.Namespace) -> int:
-    positions = json.loads(args.positions.read_text())["positions"][: args.limit]
+    document = json.loads(args.positions.read_text())
+    positions = document["positions"][: args.limit]
+    args.stage_tile = document.get("tile", STAGE_TILE)
+    target = 2 * args.stage_tile
     started = time.perf_counter()
     results = []
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
@@ -223,20 +275,21 @@ def measure(args: argparse.Namespace) -> int:
             results.append(done)
             print(
                 f"\r{len(results)}/{len(positions)} positions, "
-                f"{sum(r['max_tile'] >= TARGET for r in results)} reached {TARGET}",
+                f"{sum(r['max_tile'] >= target for r in results)} reached {target}",
                 end="",
                 file=sys.stderr,
                 flush=True,
             )
     print(file=sys.stderr)
     wall = time.perf_counter() - started
-    reached = sum(r["max_tile"] >= TARGET for r in results)
+    reached = sum(r["max_tile"] >= target for r in results)
     low, high = wilson_interval(reached, len(results))
     moves = sum(r["moves"] for r in results)
     busy = sum(r["seconds"] for r in results)
     summary = {
         "positions": len(results),
-        "reached_32768": reached,
+        "target": target,
+        "reached": reached,
         "share": reached / len(results),
         "interval_95": [low, high],
         "mean_final_score": statistics.fmean(r["final_score"] for r in results),
@@ -251,14 +304,14 @@ def measure(args: argparse.Namespace) -> int:
     setting = {k: getattr(args, k) for k in names}
     print(f"settings: {setting}")
     print(
-        f"{reached} of {len(results)} positions reached {TARGET}: {reached / len(results):.1%} "
+        f"{reached} of {len(results)} positions reached {target}: {reached / len(results):.1%} "
         f"(95% interval {low:.1%}-{high:.1%}); mean final score "
         f"{summary['mean_final_score']:,.0f}; {summary['moves_per_second_per_worker']:,.0f} "
         f"moves/s per worker; tables chose {summary['table_move_share']:.1%} of the moves; "
         f"{wall:,.0f} s"
     )
     if args.phases:
-        report_phases(results)
+        report_phases(results, args.stage_tile)
         for result in results:
             del result["phases"]  # hundreds of thousands of rows: the report says what they show
     if args.json:
@@ -282,18 +335,28 @@ def main() -> int:
     parser.add_argument("--no-grow", action="store_true", help="tables only complete chains")
     parser.add_argument("--veto", type=float, default=VETO, help="the search checks table moves")
     parser.add_argument(
-        "--phases", action="store_true", help="also report where the 16384 stands, move by move"
+        "--phases", action="store_true", help="also report where the stage's tile stands"
     )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--limit", type=int, help="play only the first N positions")
+    parser.add_argument(
+        "--stop-at-target",
+        action="store_true",
+        help="play each position only until it doubles its tile (no final score, no --phases)",
+    )
     parser.add_argument("--json", type=Path, help="write every position's result here")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help="the positions file")
     parser.add_argument("--make-positions", action="store_true", help="remake the positions")
     parser.add_argument("--first-seed", type=int, default=2001, help="with --make-positions")
     parser.add_argument("--games", type=int, default=120, help="with --make-positions")
+    parser.add_argument(
+        "--tile", type=int, default=STAGE_TILE, help="with --make-positions: the stage's tile"
+    )
     args = parser.parse_args()
     if args.make_positions:
         return make_positions(args)
+    if args.stop_at_target and args.phases:
+        parser.error("--phases follows whole games; leave out --stop-at-target")
     return measure(args)
 
 
