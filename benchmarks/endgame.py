@@ -1,4 +1,4 @@
-"""The late game, measured cheaply: play fixed positions on and count how many double their tile.
+r"""The late game, measured cheaply: play fixed positions on and count how many double their tile.
 
 Whole games decide the solver's figures, but a 32768 rate over 200 whole games takes hours.
 The late game is where the solver's settings differ, so this plays only that: each position of
@@ -20,8 +20,10 @@ first 8192 instead, and playing those on counts the 16384s (the stage where game
     python benchmarks/endgame.py --depth 2 --workers 2 --phases
     python benchmarks/endgame.py --depth 2 --positions benchmarks/data/late-game-16384-b.json
     python benchmarks/endgame.py --make-positions --first-seed 2001 --games 120   # remake the set
-    python benchmarks/endgame.py --make-positions --tile 8192 --positions late-game-8192.json
-    python benchmarks/endgame.py --preset balanced --workers 2 --positions late-game-8192.json
+    python benchmarks/endgame.py --make-positions --tile 8192 --first-seed 2001 --games 200 \
+        --positions benchmarks/data/late-game-8192.json
+    python benchmarks/endgame.py --preset balanced --workers 2 --stop-at-target \
+        --positions benchmarks/data/late-game-8192.json
 
 ``late-game-16384-b.json`` is a second set (105 positions, seeds 3001-3120, played with the
 pulled evaluation): a change that wins on the first set by a few positions should win here too.
@@ -42,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, unpack, unpack_exponents
+from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.autoplay import SEARCHED, autoplay
@@ -106,23 +109,19 @@ def play_position(position: dict, args: argparse.Namespace) -> dict:
 def play_to_target(position: dict, args: argparse.Namespace, plan: SearchPlan) -> dict:
     """Play one position on, as :func:`play_position` does, but only until it makes twice its
     stage's tile: a stage's rate without the cost of the rest of the game."""
-    evaluator = get_evaluator(args.evaluator)
-    tables = _tables(args) or NO_TABLES
     state = crand.new_state()
     crand.seed(np.uint64(position["seed"]), state)
     lo, hi = (np.uint64(half) for half in pack(position["board"]))
-    target = args.stage_tile.bit_length()
     started = time.perf_counter()
-    moves = table_moves = score = 0
-    while max_exponent(lo, hi) < target:
-        hint = search_packed(int(lo), int(hi), plan, evaluator, tables)
-        if hint.direction is None:
-            break
-        table_moves += hint.source == "table"
-        lo, hi, gain = move(lo, hi, int(hint.direction), ROW_TABLES)
-        lo, _, _ = crand.spawn(lo, hi, state)
-        score += int(gain)
-        moves += 1
+    lo, hi, score, moves, table_moves = play_until(
+        lo,
+        hi,
+        state,
+        plan,
+        get_evaluator(args.evaluator),
+        _tables(args) or NO_TABLES,
+        args.stage_tile.bit_length(),
+    )
     return {
         "seed": position["seed"],
         "final_score": position["score"] + score,
@@ -131,6 +130,30 @@ def play_to_target(position: dict, args: argparse.Namespace, plan: SearchPlan) -
         "table_moves": table_moves,
         "seconds": time.perf_counter() - started,
     }
+
+
+def play_until(
+    lo: np.uint64,
+    hi: np.uint64,
+    state: np.ndarray,
+    plan: SearchPlan,
+    evaluator: Evaluator,
+    tables: TableSet,
+    exponent: int,
+) -> tuple[np.uint64, np.uint64, int, int, int]:
+    """Play on, with c-rand spawns from ``state``, until the board holds ``2**exponent`` or no
+    move is left: the board, the points made, the moves and how many the tables chose."""
+    score = moves = table_moves = 0
+    while max_exponent(lo, hi) < exponent:
+        hint = search_packed(int(lo), int(hi), plan, evaluator, tables)
+        if hint.direction is None:
+            break
+        table_moves += hint.source == "table"
+        lo, hi, gain = move(lo, hi, int(hint.direction), ROW_TABLES)
+        lo, _, _ = crand.spawn(lo, hi, state)
+        score += int(gain)
+        moves += 1
+    return lo, hi, score, moves, table_moves
 
 
 def phase(lo: int, hi: int, stage: int) -> int | None:
@@ -219,19 +242,14 @@ def _tables(args: argparse.Namespace) -> TableSet | bool:
 
 def first_board_with(seed: int, depth: int, tile: int) -> dict | None:
     """The game of this c-rand seed played at ``depth`` up to its first ``tile`` (None: never)."""
-    plan = resolve_plan(depth=depth)
-    evaluator = get_evaluator()
     state = crand.new_state()
     lo, hi = crand.start(np.uint64(seed), state)
-    score = moves = 0
-    while max_exponent(lo, hi) < tile.bit_length() - 1:
-        hint = search_packed(int(lo), int(hi), plan, evaluator)
-        if hint.direction is None:
-            return None
-        lo, hi, gain = move(lo, hi, int(hint.direction), ROW_TABLES)
-        lo, _, _ = crand.spawn(lo, hi, state)
-        score += int(gain)
-        moves += 1
+    exponent = tile.bit_length() - 1
+    lo, hi, score, moves, _ = play_until(
+        lo, hi, state, resolve_plan(depth=depth), get_evaluator(), NO_TABLES, exponent
+    )
+    if max_exponent(lo, hi) < exponent:
+        return None
     return {"seed": seed, "moves": moves, "score": score, "board": unpack(int(lo), int(hi))}
 
 
@@ -342,7 +360,8 @@ def main() -> int:
     parser.add_argument(
         "--stop-at-target",
         action="store_true",
-        help="play each position only until it doubles its tile (no final score, no --phases)",
+        help="play each position only until it doubles its tile (its final score is then the "
+        "score there; no --phases)",
     )
     parser.add_argument("--json", type=Path, help="write every position's result here")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help="the positions file")
