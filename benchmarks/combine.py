@@ -1,6 +1,6 @@
 """Whole-game runs measured in chunks, added up into one result.
 
-A time-capped preset over 100 games takes longer than one sitting here ("strong" plays seven
+A time-capped preset over 100 games takes longer than one sitting here ("strong" plays five
 to nine minutes a game per worker), so it is measured in chunks of seeds, each with
 ``2048 bench ... --json``, and the chunks are kept (``docs/results/runs/``). This reads such
 files, checks that they were played with the same settings and that no seed was played twice,
