@@ -202,8 +202,8 @@ FORMATIONS: list[Formation] = [
 through the look-up's symmetries), each with the tile to build next to its last one; the 512
 tables cap their free cells to stay near a billion positions. Chosen by measurement
 (``docs/solver-notes.md``): the solver asks a table only where the smallest large tile is at
-least 256 and the target is that tile or half of it; with smaller targets the tables answered
-more moves and the late game went worse, and so did a capped snake of five building a 256. A
+least 128 (256 before the search was pulled toward the snake) and the target is that tile or
+half of it; a capped snake of five building a 256 made the late game worse. A
 capped snake of five building a 1024 (1.9 billion positions) answered too seldom to help."""
 
 
