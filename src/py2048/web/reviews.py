@@ -60,6 +60,7 @@ class ReviewJob:
         self._events: asyncio.Queue[Progress] = asyncio.Queue()
         self._cancelled = threading.Event()
         self.future: Future[dict[str, Any]] | None = None
+        self._outcome: asyncio.Future[dict[str, Any]] | None = None
 
     def report(self, graded: int, total: int) -> None:
         """The search's progress callback (on the worker thread); raises once cancelled."""
@@ -76,8 +77,7 @@ class ReviewJob:
     async def next_event(self) -> Progress | dict[str, Any]:
         """The next progress report, or the result once the review is done (raising what the
         review raised)."""
-        assert self.future is not None
-        done = asyncio.wrap_future(self.future)
+        done = self._awaitable_outcome()
         while True:
             if not self._events.empty():
                 return self._events.get_nowait()
@@ -88,6 +88,21 @@ class ReviewJob:
             if waiting in finished:
                 return waiting.result()
             waiting.cancel()
+
+    def _awaitable_outcome(self) -> asyncio.Future[dict[str, Any]]:
+        """The review's outcome for the event loop, wrapped once. Its exception is marked as
+        seen at once: a review whose client left ends in ReviewCancelled that nobody awaits,
+        and asyncio would log it as an error when the wrapper is collected."""
+        if self._outcome is None:
+            assert self.future is not None
+            self._outcome = asyncio.wrap_future(self.future)
+            self._outcome.add_done_callback(_seen)
+        return self._outcome
+
+
+def _seen(outcome: asyncio.Future[Any]) -> None:
+    if not outcome.cancelled():
+        outcome.exception()
 
 
 class ReviewService(SearchThreads):
