@@ -84,10 +84,15 @@ class ReviewJob:
             if done.done():
                 return done.result()
             waiting = asyncio.ensure_future(self._events.get())
-            finished, _ = await asyncio.wait({waiting, done}, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                finished, _ = await asyncio.wait(
+                    {waiting, done}, return_when=asyncio.FIRST_COMPLETED
+                )
+            finally:  # also when the caller gives up (a timeout, a client gone)
+                if not waiting.done():
+                    waiting.cancel()
             if waiting in finished:
                 return waiting.result()
-            waiting.cancel()
 
     def _awaitable_outcome(self) -> asyncio.Future[dict[str, Any]]:
         """The review's outcome for the event loop, wrapped once. Its exception is marked as
