@@ -120,9 +120,11 @@ def main() -> None:
         for column in ("large tiles in place", "building", "games"):
             ended.add_column(column, justify="right")
         for length in sorted(stages):
-            held = f"{length} or more" if length == LONGEST_TOLD_APART else str(length)
-            building = f"{args.top >> length} or less" if length == LONGEST_TOLD_APART else ""
-            ended.add_row(held, building or str(args.top >> length), str(stages[length]))
+            lumped = length == LONGEST_TOLD_APART
+            held, building = str(length), str(args.top >> length)
+            if lumped:
+                held, building = f"{held} or more", f"{building} or less"
+            ended.add_row(held, building, str(stages[length]))
         console.print(ended)
 
 

@@ -101,11 +101,11 @@ class ReviewJob:
         if self._outcome is None:
             assert self.future is not None
             self._outcome = asyncio.wrap_future(self.future)
-            self._outcome.add_done_callback(_seen)
+            self._outcome.add_done_callback(_mark_exception_seen)
         return self._outcome
 
 
-def _seen(outcome: asyncio.Future[Any]) -> None:
+def _mark_exception_seen(outcome: asyncio.Future[Any]) -> None:
     if not outcome.cancelled():
         outcome.exception()
 
