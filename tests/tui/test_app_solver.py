@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -150,21 +152,38 @@ async def test_escape_stops_autoplay(data_dir: Path) -> None:
         assert not panel_of(app).autoplay
 
 
+@dataclass
+class TimedAdvisor(FirstLegalAdvisor):
+    """Like FirstLegalAdvisor, and notes when each search starts (monotonic seconds)."""
+
+    started_at: list[float] = field(default_factory=list)
+
+    def __call__(self, board: Sequence[Sequence[int]], preset: str) -> FakeAdvice:
+        self.started_at.append(time.monotonic())
+        return super().__call__(board, preset)
+
+
 async def test_autoplay_speed_sets_the_pause_between_moves(data_dir: Path) -> None:
-    app = Py2048App(data_dir=data_dir, seed=5, advisor=FirstLegalAdvisor())
+    # Gaps are measured where the searches start, not where the test happens to look: on a loaded
+    # machine the test's own polling can lag by more than a pause.
+    advisor = TimedAdvisor()
+    app = Py2048App(data_dir=data_dir, seed=5, advisor=advisor)
     async with app.run_test() as pilot:
         for _ in AUTOPLAY_DELAYS:
             await pilot.press("minus")
         assert panel_of(app).speed == (1, len(AUTOPLAY_DELAYS))
         await pilot.press("p")
-        await wait_until(pilot, lambda: game_screen(app).session.game.moves >= 1, "a move")
-        await pilot.pause(AUTOPLAY_DELAYS[0] / 2)
-        assert game_screen(app).session.game.moves == 1, "the slowest speed waits between moves"
+        await wait_until(pilot, lambda: len(advisor.started_at) >= 2, "a second move")
+        first, second = advisor.started_at[:2]
+        assert second - first >= 0.9 * AUTOPLAY_DELAYS[0], "the slowest speed waits between moves"
         for _ in AUTOPLAY_DELAYS:
             await pilot.press("plus")
         assert panel_of(app).speed == (len(AUTOPLAY_DELAYS), len(AUTOPLAY_DELAYS))
-        await wait_until(pilot, lambda: game_screen(app).session.game.moves >= 10, "10 moves")
+        await wait_until(pilot, lambda: len(advisor.started_at) >= 12, "10 more moves")
         await pilot.press("p")
+    fast = advisor.started_at[2:12]
+    gaps = [later - earlier for earlier, later in pairwise(fast)]
+    assert min(gaps) < AUTOPLAY_DELAYS[0] / 2, "the fastest speed does not wait a second"
 
 
 async def test_autoplay_stops_at_the_win_banner(data_dir: Path) -> None:
