@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -17,11 +16,11 @@ from py2048.engine.board import pack, unpack_exponents
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import autoplay as autoplay_module
 from py2048.solver.autoplay import SEARCHED, autoplay
-from py2048.solver.distill import answers_of
 from py2048.solver.endgame import NO_TABLES, TableSet
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.tables import Formation, open_table
 from py2048.tables.builder import build_table
+from py2048.tables.distillation import board_index, compact_answers
 
 ROW3 = Formation("row3-32", fixed=tuple(range(12)), target=32, target_cells=(12,))
 """The top three rows hold large tiles; build a 32 at the bottom row's left end."""
@@ -133,7 +132,7 @@ def test_a_trace_holds_every_move_of_the_game_and_who_chose_it(row3: TableSet) -
 def test_the_compact_table_answers_where_no_full_table_is_built(folder: Path) -> None:
     table = open_table(ROW3, folder)
     board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
-    compact = answers_of(Counter([(table.name, *pack(board))]), [table], 10)
+    compact = compact_answers([table], {table.name: [board_index(table, *pack(board))]}, "test")
     only_compact = TableSet.of([], compact, min_probability=0.0, min_tail=6)
     hint = advise(board, only_compact)
     assert hint.source == "table" and hint.table == "row3-32 (compact)"

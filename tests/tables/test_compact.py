@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -10,14 +9,16 @@ import pytest
 
 from py2048 import slide
 from py2048.engine.board import pack
-from py2048.solver.distill import answers_of
 from py2048.tables import open_table
 from py2048.tables.compact import (
-    STEPS,
+    COMPACT_FORMAT,
     CompactTables,
     compact_move_values,
+    decode_chance,
     direction_maps,
+    encode_chances,
 )
+from py2048.tables.distillation import board_index, compact_answers
 from py2048.tables.layout import SYMMETRIES
 from tests.tables.conftest import ROW3_32, SNAKE11
 
@@ -47,15 +48,18 @@ def test_each_real_direction_is_the_mapped_direction_of_the_image(k: int) -> Non
 
 
 def compact_of(folder: Path, boards: list[list[list[int]]]) -> CompactTables:
+    """The compact table of these boards' positions (in every orientation) in two tables."""
     tables = [open_table(ROW3_32, folder), open_table(SNAKE11, folder)]
-    met = Counter(
-        (table.name, *pack(image(board, k)))
-        for board in boards
-        for k in range(8)
+    kept = {
+        table.name: [
+            board_index(table, *pack(image(board, k)))
+            for board in boards
+            for k in range(8)
+            if table.lookup(image(board, k)) is not None
+        ]
         for table in tables
-        if table.lookup(image(board, k)) is not None
-    )
-    return answers_of(met, tables, 1000)
+    }
+    return compact_answers(tables, kept, "test")
 
 
 def test_a_kept_position_reads_the_full_tables_answer_in_every_orientation(
@@ -75,7 +79,7 @@ def test_a_kept_position_reads_the_full_tables_answer_in_every_orientation(
                 layouts[0], ROW3_32.rank_limit, direction_maps(), out,
             )  # fmt: skip
             assert symmetry >= 0
-            expected = [round(v * STEPS) / STEPS if v >= 0 else -1.0 for v in advice.values]
+            expected = [decode_chance(b) for b in encode_chances(np.array(advice.values))]
             assert out.tolist() == pytest.approx(expected)
 
 
@@ -102,3 +106,31 @@ def test_the_compact_file_round_trips_and_refuses_other_files(built: Path, tmp_p
     for bad in (foreign, tmp_path / "missing.npz"):
         with pytest.raises(ValueError, match="cannot be read as compact tables"):
             CompactTables.load(bad)
+
+
+def test_a_chance_is_stored_in_a_byte_finely_near_certainty() -> None:
+    chances = np.array([-1.0, 0.0, 0.3, 0.5, 0.9, 0.9995, 0.9997, 1.0])
+    stored = encode_chances(chances)
+    decoded = np.array([decode_chance(b) for b in stored])
+    assert stored[0] == 255 and decoded[0] == -1.0
+    assert decoded[1] == 0.0 and decoded[-1] == 1.0
+    assert np.all(np.diff(stored[1:].astype(int)) > 0)  # near-certain chances stay apart
+    assert np.abs(decoded[1:] - chances[1:]).max() < 0.02
+    assert abs(decoded[-2] - 0.9997) < 0.00005
+
+
+def test_a_damaged_or_older_compact_file_is_refused_with_its_name(
+    built: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "compact.npz"
+    compact_of(built, BOARDS).save(path)
+    with np.load(path) as archive:
+        arrays = dict(archive)
+    cut = tmp_path / "cut.npz"
+    np.savez(cut, **{**arrays, "chances": arrays["chances"][:-9]})
+    older = tmp_path / "older.npz"
+    np.savez(older, format=np.array(COMPACT_FORMAT), version=np.array(1))
+    for bad, problem in ((cut, "cannot be read"), (older, "older py2048")):
+        with pytest.raises(ValueError, match=problem) as caught:
+            CompactTables.load(bad)
+        assert str(bad) in str(caught.value)

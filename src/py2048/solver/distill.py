@@ -1,9 +1,11 @@
-"""``2048 distill``: the compact table, from the positions the solver's own games meet.
+"""``2048 distill``: the compact table, from the table phases the solver's own games meet.
 
-Plays whole games with the built endgame tables (``2048 tables build``), keeps every position
-where a table chose the move, and writes the tables' answers for the most frequent of them to a
-compact file (:mod:`py2048.tables.compact`): what ``pip install`` ships, so that the solver has
-those answers without building the tables.
+Plays whole games with the built endgame tables (``2048 tables build``) and keeps the board on
+which each table phase began (a table chose the move, and not the same table the move before).
+From those boards it computes where each table's own play goes, the expected visits of every
+position it reaches (:mod:`py2048.tables.distillation`), and writes the tables' answers for the
+most visited positions to a compact file (:mod:`py2048.tables.compact`): what ``pip install``
+ships, so that the solver has those answers without building the tables.
 
     2048 distill --games 400 --seed 100001 --depth 2 --out compact.npz
 """
@@ -24,22 +26,26 @@ from py2048.argtypes import non_negative_int, positive_int
 
 if TYPE_CHECKING:
     from py2048.tables.compact import CompactTables
-    from py2048.tables.lookup import Table
 
-HELP = "collect the endgame tables' answers where games meet them, into a compact table"
+HELP = "distil the built endgame tables into a compact table of the positions play visits most"
 MOVES_PER_GAME = 100_000
 """Most moves of one game looked at (a game rarely makes 30,000)."""
+MAX_POSITIONS = 4_000_000
+"""The shipped file's size: about 7 MB (docs/solver-notes.md, "The compact table")."""
+MIN_VISITS = 1e-5
+"""A spawn's share of a position's expected visits below this is not followed."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Play whole games with the built endgame tables (2048 tables build), keep every "
-        "position where a table chose the move, and write the tables' answers for the most "
-        "frequent of them to a compact file: what the package ships, so that the solver has "
-        "those answers without building the tables."
+        "Play whole games with the built endgame tables (2048 tables build), keep the board "
+        "on which each table phase began, compute how often each table's own play from there "
+        "visits every position, and write the tables' answers for the most visited positions "
+        "to a compact file: what the package ships, so that the solver has those answers "
+        "without building the tables."
     )
     parser.add_argument(
-        "--games", type=positive_int, default=200, help="games to play (default: %(default)s)"
+        "--games", type=positive_int, default=400, help="games to play (default: %(default)s)"
     )
     parser.add_argument(
         "--seed",
@@ -54,8 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-positions",
         type=positive_int,
-        default=600_000,
-        help="keep at most this many positions, the most frequent (default: %(default)s)",
+        default=MAX_POSITIONS,
+        help="keep at most this many positions, the most visited (default: %(default)s)",
     )
     parser.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     parser.add_argument("--out", required=True, metavar="PATH", help="the compact file to write")
@@ -66,17 +72,18 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
-    compact, met = distill(args.games, args.seed, args.depth, args.max_positions, args.workers)
+    compact = distill(args.games, args.seed, args.depth, args.max_positions, args.workers)
     compact.save(out)
     print(
-        f"{len(compact.keys):,} positions kept of {met:,} met in {args.games} games, "
+        f"{len(compact.keys):,} positions kept ({compact.source}), "
         f"{out.stat().st_size / 1e6:.1f} MB, {time.perf_counter() - started:,.0f} s: {out}"
     )
     return 0
 
 
-def _table_moves(seed: int, depth: int) -> list[tuple[str, int, int]]:
-    """One game's table moves: (table name, lo, hi)."""
+def _phase_starts(seed: int, depth: int) -> tuple[list[tuple[str, int, int]], int]:
+    """One game's table phases: the board each began on (table name, lo, hi), and how many
+    moves the tables chose."""
     from py2048.solver.autoplay import SEARCHED, autoplay
     from py2048.solver.endgame import endgame_tables
     from py2048.solver.hint import resolve_plan
@@ -85,56 +92,56 @@ def _table_moves(seed: int, depth: int) -> list[tuple[str, int, int]]:
     trace = np.zeros((MOVES_PER_GAME, 3), dtype=np.uint64)
     record = autoplay(seed, resolve_plan(depth=depth), rng="c-rand", trace=trace)
     played = trace[: min(record.moves, MOVES_PER_GAME)]
-    chosen = played[played[:, 0] != SEARCHED]
-    return [(tables.names[int(t)], int(lo), int(hi)) for t, lo, hi in chosen]
+    chooser = played[:, 0]
+    before = np.concatenate([[SEARCHED], chooser[:-1]])
+    starts = played[(chooser != SEARCHED) & (chooser != before)]
+    moves = int(np.count_nonzero(chooser != SEARCHED))
+    return [(tables.names[int(t)], int(lo), int(hi)) for t, lo, hi in starts], moves
 
 
 def distill(
     games: int, seed: int, depth: int, max_positions: int, workers: int = 1
-) -> tuple[CompactTables, int]:
-    """The compact table of the positions met in these games, and how many distinct were met.
-
-    Raises ValueError when no full table is built (there is nothing to distill).
-    """
+) -> CompactTables:
+    """The compact table of the positions most visited by table play from the table phases
+    of these games. Raises ValueError when no full table is built (nothing to distil)."""
+    from py2048.solver.endgame import MIN_PROBABILITY
+    from py2048.tables.distillation import (
+        board_index,
+        compact_answers,
+        expected_visits,
+        most_visited,
+    )
     from py2048.tables.lookup import available_tables, open_table
 
-    full = [open_table(name) for name in available_tables()]
-    if not full:
+    tables = [open_table(name) for name in available_tables()]
+    if not tables:
         raise ValueError("no endgame table is built: run 2048 tables build first")
-    seeds = range(seed, seed + games)
-    met: Counter[tuple[str, int, int]] = Counter()
+    starts: Counter[tuple[str, int, int]] = Counter()
+    table_moves = 0
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        for moves in pool.map(_table_moves, seeds, [depth] * games):
-            met.update(moves)
-    return answers_of(met, full, max_positions), len(met)
-
-
-def answers_of(
-    met: Counter[tuple[str, int, int]], tables: list[Table], max_positions: int
-) -> CompactTables:
-    """The answers of these opened full tables for the ``max_positions`` boards (of ``met``:
-    table name, lo, hi) met most often."""
-    from py2048.tables.compact import KEY_SHIFT, NOT_ALLOWED, STEPS, CompactTables, direction_maps
-    from py2048.tables.kernels import position_index
-
-    opened = {table.name: table for table in tables}
-    names = [table.name for table in tables]
-    formations = tuple(table.formation for table in tables)
-    maps = direction_maps()
-    rows: dict[int, np.ndarray] = {}
-    for (name, lo, hi), _ in met.most_common():
-        if len(rows) >= max_positions:
-            break
-        table = opened[name]
-        symmetry, values = table.move_values(lo, hi)
-        index = position_index(np.uint64(lo), np.uint64(hi), table.layouts[symmetry])
-        key = names.index(name) << KEY_SHIFT | int(index)
-        chances = np.full(4, NOT_ALLOWED, dtype=np.uint8)
-        for d in range(4):
-            if values[d] >= 0.0:
-                chances[maps[symmetry, d]] = round(values[d] * STEPS)
-        rows[key] = chances
-    keys = np.array(sorted(rows), dtype=np.uint64)
-    chances = np.array([rows[int(k)] for k in keys], dtype=np.uint8).reshape(-1, 4)
-    source = f"{sum(met.values()):,} table moves ({len(met):,} boards) met in games"
-    return CompactTables(formations, keys, chances, source)
+        seeds = range(seed, seed + games)
+        for game_starts, moves in pool.map(_phase_starts, seeds, [depth] * games):
+            starts.update(game_starts)
+            table_moves += moves
+    visits = {}
+    for table in tables:
+        indexed: Counter[int] = Counter()
+        for (name, lo, hi), count in starts.items():
+            if name == table.name:
+                indexed[board_index(table, lo, hi)] += count
+        indexed.pop(-1, None)
+        if indexed:
+            visits[table.name] = expected_visits(
+                table,
+                np.fromiter(indexed, dtype=np.int64),
+                np.fromiter(indexed.values(), dtype=np.float64),
+                min_probability=MIN_PROBABILITY,
+                min_visits=MIN_VISITS,
+            )
+    kept = most_visited(visits, max_positions) if visits else {}
+    source = (
+        f"the positions most visited by table play from the {starts.total():,} table phases "
+        f"of {games} games at d{depth} (c-rand seeds {seed}-{seed + games - 1}; "
+        f"{table_moves:,} table moves)"
+    )
+    return compact_answers(tables, kept, source)

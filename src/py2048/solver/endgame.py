@@ -204,7 +204,7 @@ _lock = threading.Lock()
 def endgame_tables() -> TableSet:
     """The built tables of the tables folder (``py2048.tables.tables_dir``), and the shipped
     compact table for the formations not built there, opened once per process. A damaged
-    file is left out with a warning that says how to rebuild it."""
+    file is left out with a warning that names it and says what is wrong."""
     global _loaded
     with _lock:
         if _loaded is None:
@@ -214,7 +214,12 @@ def endgame_tables() -> TableSet:
                     opened.append(open_table(name))
                 except TableError as exc:
                     warnings.warn(str(exc), stacklevel=2)
-            _loaded = TableSet.of(opened, shipped_compact_tables())
+            try:
+                compact = shipped_compact_tables()
+            except ValueError as exc:
+                warnings.warn(f"{exc}; the solver goes on without it", stacklevel=2)
+                compact = None
+            _loaded = TableSet.of(opened, compact)
         return _loaded
 
 

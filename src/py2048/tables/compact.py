@@ -1,21 +1,28 @@
-"""The compact table: the answers of the built tables for the positions play actually meets.
+"""The compact table: the built tables' answers for the positions their play meets most.
 
 The built tables hold every position of their formations, gigabytes of them, most of which no
-game ever reaches. The compact table keeps, for the positions that games did reach (collected
-by ``2048 tables distill``), only each table's answer: the success probability after each
-direction, in the formation's own orientation, as a byte (``round(p * 254)``; 255 where the
-direction is not allowed). It is small enough to ship inside the package
+game ever reaches. The compact table keeps, for the positions table play visits most (chosen
+by ``2048 distill``, :mod:`.distillation`), only each table's answer: the success probability
+after each direction, in the formation's own orientation, as a byte (:func:`encode_chances`;
+255 where the direction is not allowed). It is small enough to ship inside the package
 (``py2048/tables/data/compact.npz``), so the solver has the tables' answers for the common
 late-game positions without building anything; where it has no answer, the solver searches.
+
+A byte ``b`` means the probability ``1 - (1 - b / 254) ** 4``: steps of a few hundredths
+where a move's chance is middling, and of a few hundred-thousandths near certainty, where a
+table's near-certain moves differ by that much and its choice between them still matters (a
+plain ``round(p * 254)`` played markedly worse, ``docs/solver-notes.md``).
 
 A position is found by its formation and its index in that formation's table (``key = formation
 << 40 | index``, sorted, binary search), read through the same per-symmetry layouts as the full
 tables, and each real direction is the symmetric image of one of the formation's directions.
+The file stores the gaps between successive keys and the answers, each compressed with LZMA.
 """
 
 from __future__ import annotations
 
 import json
+import lzma
 import os
 from dataclasses import dataclass
 from importlib.resources import files
@@ -30,10 +37,12 @@ from py2048.tables.kernels import fits, position_index
 from py2048.tables.layout import LAYOUT_ROWS, SYMMETRIES, layouts
 
 COMPACT_FORMAT = "py2048-compact-tables"
-COMPACT_VERSION = 1
+COMPACT_VERSION = 2
+"""Version 1 stored ``round(p * 254)`` and the keys themselves; it is not read any more."""
 NOT_ALLOWED = 255
 STEPS = 254.0
-"""A stored byte ``b`` below 255 means the probability ``b / 254``."""
+POWER = 4.0
+"""A stored byte ``b`` below 255 means the probability ``1 - (1 - b / STEPS) ** POWER``."""
 KEY_SHIFT = 40
 """``key = formation << KEY_SHIFT | index``: table indices stay below 2**40."""
 
@@ -54,6 +63,22 @@ def direction_maps() -> np.ndarray:
             there = divmod(canonical[4 * (1 + dr) + (1 + dc)], 4)
             maps[k, d] = _STEP[(there[0] - home[0], there[1] - home[1])]
     return maps
+
+
+def encode_chances(chances: np.ndarray) -> np.ndarray:
+    """uint8 bytes for success probabilities (any shape); negative ones (a move not allowed)
+    become :data:`NOT_ALLOWED`."""
+    chances = np.asarray(chances, dtype=np.float64)
+    stored = np.rint(STEPS * (1.0 - (1.0 - np.clip(chances, 0.0, 1.0)) ** (1.0 / POWER)))
+    return np.where(chances < 0.0, NOT_ALLOWED, stored).astype(np.uint8)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decode_chance(stored: int) -> float:
+    """The probability a stored byte means; -1 for :data:`NOT_ALLOWED`."""
+    if stored == NOT_ALLOWED:
+        return -1.0
+    return 1.0 - (1.0 - stored / STEPS) ** POWER
 
 
 @dataclass(frozen=True)
@@ -87,16 +112,19 @@ class CompactTables:
         return np.array([f.rank_limit for f in self.formations], dtype=np.int64)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the compact file (a compressed ``.npz``, no pickles), atomically."""
+        """Write the compact file (an ``.npz`` of LZMA-compressed arrays, no pickles),
+        atomically."""
+        gaps = np.diff(self.keys, prepend=np.uint64(0)).astype("<u8")
         with atomic_write(path) as handle:
-            np.savez_compressed(
+            np.savez(
                 handle,
                 format=np.array(COMPACT_FORMAT),
                 version=np.array(COMPACT_VERSION),
                 formations=np.array(json.dumps([f.to_json() for f in self.formations])),
                 source=np.array(self.source),
-                keys=self.keys,
-                chances=self.chances,
+                positions=np.array(self.keys.size),
+                key_gaps=_packed(gaps.tobytes()),
+                chances=_packed(self.chances.tobytes()),
             )
 
     @classmethod
@@ -108,17 +136,32 @@ class CompactTables:
                     raise ValueError("not a compact tables file")
                 if int(archive["version"]) > COMPACT_VERSION:
                     raise ValueError("written by a newer py2048")
+                if int(archive["version"]) < COMPACT_VERSION:
+                    raise ValueError("written by an older py2048: make it again with 2048 distill")
                 formations = tuple(
                     Formation.from_json(f) for f in json.loads(str(archive["formations"]))
                 )
+                positions = int(archive["positions"])
+                gaps = np.frombuffer(_unpacked(archive["key_gaps"]), dtype="<u8")
+                chances = np.frombuffer(_unpacked(archive["chances"]), dtype=np.uint8)
+                if gaps.size != positions or chances.size != 4 * positions:
+                    raise ValueError(f"its arrays do not hold the {positions:,} positions it names")
                 return cls(
                     formations,
-                    np.ascontiguousarray(archive["keys"]),
-                    np.ascontiguousarray(archive["chances"]),
+                    np.cumsum(gaps, dtype=np.uint64),
+                    chances.reshape(positions, 4).copy(),
                     str(archive["source"]),
                 )
-        except (OSError, KeyError, ValueError, TypeError) as exc:
+        except (OSError, KeyError, ValueError, TypeError, lzma.LZMAError) as exc:
             raise ValueError(f"{path}: cannot be read as compact tables ({exc})") from None
+
+
+def _packed(data: bytes) -> np.ndarray:
+    return np.frombuffer(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME), dtype=np.uint8)
+
+
+def _unpacked(array: np.ndarray) -> bytes:
+    return lzma.decompress(array.tobytes(), format=lzma.FORMAT_XZ)
 
 
 SHIPPED = "compact.npz"
@@ -183,8 +226,7 @@ def compact_move_values(lo, hi, formation, keys, chances, layouts, rank_limit, m
         if row < 0:
             continue
         for d in range(4):
-            stored = chances[row, maps[k, d]]
-            out[d] = -1.0 if stored == NOT_ALLOWED else stored / STEPS
+            out[d] = decode_chance(chances[row, maps[k, d]])
         top = max(out[0], out[1], out[2], out[3])
         if top > best:
             best = top
