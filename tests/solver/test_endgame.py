@@ -16,7 +16,7 @@ from py2048.engine.board import pack, unpack_exponents
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import autoplay as autoplay_module
 from py2048.solver.autoplay import SEARCHED, autoplay
-from py2048.solver.endgame import NO_TABLES, TableSet
+from py2048.solver.endgame import NO_TABLES, TableSet, endgame_tables, forget_tables
 from py2048.solver.hint import resolve_plan, search_packed
 from py2048.tables import Formation, open_table
 from py2048.tables.builder import build_table
@@ -140,3 +140,20 @@ def test_the_compact_table_answers_where_no_full_table_is_built(folder: Path) ->
     # A board it did not keep is searched.
     other = [*TOP[:2], [128, 256, 64, 128], [2, 4, 0, 8]]
     assert advise(other, only_compact).source == "search"
+
+
+def test_a_damaged_shipped_compact_table_is_left_out_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    damaged = tmp_path / "compact.npz"
+    damaged.write_bytes(b"PK\x03\x04 not an archive")
+    monkeypatch.setattr("py2048.tables.compact.shipped_path", lambda: damaged)
+    forget_tables()
+    try:
+        with pytest.warns(UserWarning, match=r"compact\.npz: cannot be read.*without it"):
+            tables = endgame_tables()
+        assert tables.names == ()
+        board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]
+        assert advise(board, tables).source == "search"
+    finally:
+        forget_tables()

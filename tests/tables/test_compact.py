@@ -128,9 +128,15 @@ def test_a_damaged_or_older_compact_file_is_refused_with_its_name(
         arrays = dict(archive)
     cut = tmp_path / "cut.npz"
     np.savez(cut, **{**arrays, "chances": arrays["chances"][:-9]})
+    garbled = tmp_path / "garbled.npz"
+    garbled.write_bytes(path.read_bytes()[:1000])
     older = tmp_path / "older.npz"
     np.savez(older, format=np.array(COMPACT_FORMAT), version=np.array(1))
-    for bad, problem in ((cut, "cannot be read"), (older, "older py2048")):
+    for bad, problem in (
+        (cut, "cannot be read"),
+        (garbled, "cannot be read"),
+        (older, "older py2048"),
+    ):
         with pytest.raises(ValueError, match=problem) as caught:
             CompactTables.load(bad)
         assert str(bad) in str(caught.value)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import lzma
 import os
+import zipfile
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -152,7 +153,10 @@ class CompactTables:
                     chances.reshape(positions, 4).copy(),
                     str(archive["source"]),
                 )
-        except (OSError, KeyError, ValueError, TypeError, lzma.LZMAError) as exc:
+        except (
+            OSError, EOFError, KeyError, ValueError, TypeError, lzma.LZMAError,
+            zipfile.BadZipFile,
+        ) as exc:  # fmt: skip
             raise ValueError(f"{path}: cannot be read as compact tables ({exc})") from None
 
 
