@@ -47,8 +47,8 @@ from numba import njit, prange
 from py2048.engine.board import ROW_TABLES
 from py2048.files import atomic_write, fsync_folder
 from py2048.tables.formations import Formation
-from py2048.tables.kernels import SCALE, WALL, direction_value
-from py2048.tables.layout import ORDER, RADIX, layout
+from py2048.tables.kernels import SCALE, WALL, direction_value, wall_position
+from py2048.tables.layout import layout
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
@@ -178,15 +178,7 @@ def _solve_layer(
     """Value every position of one layer from the finished layers above it."""
     for i in prange(positions.size):
         index = np.int64(positions[i])
-        lo = wall_lo
-        rest = index
-        for k in range(16):
-            cell = arrays[ORDER, k]
-            if cell < 0:
-                break
-            radix = arrays[RADIX, cell]
-            lo |= np.uint64(rest % radix) << np.uint64(4 * cell)
-            rest //= radix
+        lo = wall_position(index, wall_lo, arrays)
         best = 0.0
         for direction in range(4):
             value = direction_value(lo, wall_hi, direction, values, arrays, rank_limit, tables)

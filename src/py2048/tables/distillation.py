@@ -21,25 +21,11 @@ from numba.typed import Dict, List
 from py2048.engine.board import ROW_TABLES, move
 from py2048.tables.builder import layer_count, wall_board
 from py2048.tables.compact import KEY_SHIFT, CompactTables, encode_chances
-from py2048.tables.kernels import direction_value, position_index
+from py2048.tables.kernels import direction_value, position_index, wall_position
 from py2048.tables.layout import ORDER, RADIX
 from py2048.tables.lookup import Table
 
 _NIBBLE = np.uint64(0xF)
-
-
-@njit(cache=True, nogil=True)
-def _wall_position(index: int, empty_lo: np.uint64, layout: np.ndarray) -> np.uint64:
-    """The canonical wall board of position ``index`` (``empty_lo``: walls, free cells empty)."""
-    lo = empty_lo
-    for k in range(16):
-        cell = layout[ORDER, k]
-        if cell < 0:
-            break
-        radix = layout[RADIX, cell]
-        lo |= np.uint64(index % radix) << np.uint64(4 * cell)
-        index //= radix
-    return lo
 
 
 @njit(cache=True, nogil=True)
@@ -145,7 +131,7 @@ def expected_visits(
     formation = table.formation
     layout = table.layouts[0]
     empty_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))
-    starts = np.array([_wall_position(int(i), empty_lo, layout) for i in indices], dtype=np.uint64)
+    starts = np.array([wall_position(int(i), empty_lo, layout) for i in indices], dtype=np.uint64)
     if counts is None:
         counts = np.ones(len(starts), dtype=np.float64)
     layers = layer_count(formation) + 2  # room for a spawn's share past the last layer
@@ -158,7 +144,7 @@ def expected_visits(
 @njit(cache=True, nogil=True)
 def _direction_chances(indices, empty_lo, wall_hi, values, layout, rank_limit, tables, out):
     for i in range(indices.shape[0]):
-        lo = _wall_position(indices[i], empty_lo, layout)
+        lo = wall_position(indices[i], empty_lo, layout)
         for d in range(4):
             out[i, d] = direction_value(lo, wall_hi, d, values, layout, rank_limit, tables)
 

@@ -86,6 +86,21 @@ def afterstate_value(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def wall_position(index: int, empty_lo: np.uint64, layout: np.ndarray) -> np.uint64:
+    """The wall board of position ``index`` read through ``layout``: ``empty_lo`` (the walls,
+    free cells empty) with each free cell holding its digit of the index."""
+    lo = empty_lo
+    for k in range(16):
+        cell = layout[ORDER, k]
+        if cell < 0:
+            break
+        radix = layout[RADIX, cell]
+        lo |= np.uint64(index % radix) << np.uint64(4 * cell)
+        index //= radix
+    return lo
+
+
+@njit(cache=True, nogil=True, inline="always")
 def direction_value(
     lo: np.uint64,
     hi: np.uint64,
