@@ -143,3 +143,39 @@ def test_bad_arguments_get_a_usage_error(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["tables", *argv])
     assert exit_.value.code == 2
+
+
+def test_a_tables_folder_that_is_a_file_is_refused_with_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a_file = tmp_path / "tables"
+    a_file.write_text("my notes")
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(a_file))
+    assert main(["tables", "build", ROW3.name]) == 2
+    assert f"the tables' folder {a_file}" in capsys.readouterr().err
+    assert a_file.read_text() == "my notes"
+    assert main(["tables", "build", "--dir", str(a_file / "below"), ROW3.name]) == 2
+    assert f"cannot make the tables' folder {a_file / 'below'}" in capsys.readouterr().err
+
+
+def test_a_full_disk_stops_the_build_with_a_message_and_it_resumes(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solve = builder._solve_layer
+    calls = []
+
+    def disk_full(*args: object) -> None:
+        calls.append(1)
+        if len(calls) > 6:
+            raise OSError(28, "No space left on device")
+        solve(*args)
+
+    monkeypatch.setattr(builder, "_solve_layer", disk_full)
+    status, out = run(capsys, "build", SNAKE11.name)
+    assert status == 1
+    assert "(No space left on device)" in out
+    assert f"run `2048 tables build {SNAKE11.name}` again to resume" in out
+    monkeypatch.setattr(builder, "_solve_layer", solve)
+    status, out = run(capsys, "build", SNAKE11.name)
+    assert status == 0 and "resuming a stopped build" in out
+    assert run(capsys, "verify")[0] == 0

@@ -105,7 +105,8 @@ def build(
     force: bool = False,
     threads: int | None = None,
 ) -> int:
-    """Build the named tables (the default set if none); 130 if stopped by Ctrl-C."""
+    """Build the named tables (the default set if none); 130 if stopped by Ctrl-C, 1 if the
+    disk refused a write."""
     chosen = _chosen(names)
     if not names:
         left_out = [f.name for f in formations.FORMATIONS if f not in chosen]
@@ -113,6 +114,7 @@ def build(
         if left_out:
             line += f" ({', '.join(left_out)}: by name only, over {_millions(DEFAULT_MAX_ENTRIES)})"
         console.print(line)
+    _make_folder(folder)
     console.print(f"Folder: {folder}")
     for formation in chosen:
         path = table_path(formation.name, folder)
@@ -127,15 +129,30 @@ def build(
                     "--force rebuilds it."
                 )
                 continue
-        if not _build_one(formation, folder, console, force=force, threads=threads):
-            return 130
+        status = _build_one(formation, folder, console, force=force, threads=threads)
+        if status:
+            return status
     return 0
+
+
+def _make_folder(folder: Path) -> None:
+    """Create the tables' folder, or say clearly why it cannot be (a ValueError)."""
+    where = f"set by --dir or ${ENVIRONMENT_VARIABLE}"
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"the tables' folder {folder} ({where}) is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(
+            f"cannot make the tables' folder {folder} ({where}): {error.strerror or error}"
+        ) from None
 
 
 def _build_one(
     formation: Formation, folder: Path, console: Console, *, force: bool, threads: int | None
-) -> bool:
-    """Build one table with a progress bar; False if Ctrl-C stopped it (it stays resumable)."""
+) -> int:
+    """Build one table with a progress bar; 0 when built, 130 if Ctrl-C stopped it and 1 if
+    the disk refused a write (both leave it resumable)."""
     from rich.progress import (
         BarColumn,
         Progress,
@@ -196,20 +213,21 @@ def _build_one(
     try:
         with progress:
             path = build_table(formation, folder, progress=advance, threads=threads, restart=force)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OSError) as error:
         done = state[0].positions_done / state[0].positions if state else 0.0
+        why = "" if isinstance(error, KeyboardInterrupt) else f" ({error.strerror or error})"
         console.print(
-            f"{name}: stopped at {done:.0%}. The work so far is kept in {folder} "
+            f"{name}: stopped at {done:.0%}{why}. The work so far is kept in {folder} "
             f"({name}.partial); run `2048 tables build {name}` again to resume."
         )
-        return False
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
     header = read_header(path, name)
     console.print(
         f"{name}: built in {_duration(time.monotonic() - started)}"
         f"{f' (all runs: {_duration(header.build_seconds)})' if resumed else ''}, "
         f"{_size(header.file_size)}: {path}"
     )
-    return True
+    return 0
 
 
 # --- list and verify ----------------------------------------------------------------------

@@ -1,0 +1,123 @@
+"""Where a fixed-depth search's time goes: the same boards searched with each evaluation and
+probability cutoff, in one compiled loop.
+
+Collects every board the search (not a table) answered in solver games (c-rand, the default
+evaluation and tables, ``--depth``), then searches them all again at that depth with each
+evaluation of ``--evaluators`` and each cutoff of ``--cutoffs`` ("rule" is the solver's own,
+:func:`py2048.solver.search.probability_cutoff`; ``32`` means 1 in 32), and prints moves per
+second, nodes per move and nodes per second. The loop over the boards is compiled, so no Python
+call overhead is timed (about 200 µs a call, a third of a d2 search). Whole games decide the
+solver's speed figures (``2048 bench``); this says which part of a search costs what.
+
+    nice python benchmarks/search_time.py --games 2 --seed 2001
+    python benchmarks/search_time.py --evaluators ntuple-snake --cutoffs rule,32,16
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+from py2048.engine.board import ROW_TABLES
+from py2048.evaluation.registry import get_evaluator
+from py2048.solver.autoplay import SEARCHED, autoplay
+from py2048.solver.search import (
+    COUNTER_SLOTS,
+    NODES,
+    Run,
+    SearchPlan,
+    probability_cutoff,
+    search_root,
+    transposition_table,
+)
+
+TRACE_ROWS = 60_000
+"""Moves of one game that are kept (a d2 game rarely plays 30,000)."""
+
+
+@njit(nogil=True)
+def search_all(boards, depth, evaluate, evaluation, table, tables, counters, cutoff, generation):
+    """Search every board at ``depth``; the nodes visited in all. Each search takes a fresh
+    generation from ``generation`` on, so no search reads another's table entries."""
+    out = np.empty(4)
+    nodes = 0
+    for i in range(boards.shape[0]):
+        counters[:] = 0
+        run = Run(tables, np.uint64(generation + i), counters, 0.0, cutoff)
+        search_root(boards[i, 0], boards[i, 1], depth, evaluate, evaluation, table, run, out)
+        nodes += counters[NODES]
+    return nodes
+
+
+def searched_boards(games: int, seed: int, depth: int) -> np.ndarray:
+    """The (lo, hi) of every move the search chose in these games."""
+    plan = SearchPlan(depth, depth, 0.0, adaptive=False)
+    found = []
+    for game_seed in range(seed, seed + games):
+        trace = np.zeros((TRACE_ROWS, 3), dtype=np.uint64)
+        record = autoplay(game_seed, plan, rng="c-rand", trace=trace)
+        rows = trace[: min(record.moves, TRACE_ROWS)]
+        found.append(rows[rows[:, 0] == SEARCHED][:, 1:])
+    return np.ascontiguousarray(np.concatenate(found))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2001)
+    parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument("--evaluators", default="ntuple,ntuple-snake,heuristic")
+    parser.add_argument("--cutoffs", default="rule", help="'rule' or N for 1 in N, by commas")
+    args = parser.parse_args()
+    boards = searched_boards(args.games, args.seed, args.depth)
+    print(
+        f"{len(boards):,} searched boards of {args.games} d{args.depth} games (seeds "
+        f"{args.seed}+, c-rand), searched again at d{args.depth}:"
+    )
+    print(f"{'evaluation':<14} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}")
+    table = transposition_table(args.depth)
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    generation = 1
+    for name in args.evaluators.split(","):
+        evaluator = get_evaluator(name)
+        for cutoff_name in args.cutoffs.split(","):
+            cutoff = (
+                probability_cutoff(args.depth) if cutoff_name == "rule" else 1 / int(cutoff_name)
+            )
+            search_all(
+                boards[:2],
+                args.depth,
+                evaluator.kernel,
+                evaluator.data,
+                table,
+                ROW_TABLES,
+                counters,
+                cutoff,
+                generation,
+            )  # compile
+            generation += 2
+            started = time.perf_counter()
+            nodes = search_all(
+                boards,
+                args.depth,
+                evaluator.kernel,
+                evaluator.data,
+                table,
+                ROW_TABLES,
+                counters,
+                cutoff,
+                generation,
+            )
+            seconds = time.perf_counter() - started
+            generation += len(boards)
+            print(
+                f"{name:<14} {'1/' + str(round(1 / cutoff)):>8} {len(boards) / seconds:>9,.0f} "
+                f"{nodes / len(boards):>11,.0f} {nodes / seconds / 1e6:>10.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
