@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import ROW_TABLES
+from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
@@ -64,6 +65,37 @@ def searched_boards(games: int, seed: int, depth: int) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate(found))
 
 
+def timed_search(
+    boards: np.ndarray,
+    depth: int,
+    evaluator: Evaluator,
+    cutoff: float,
+    table: np.ndarray,
+    counters: np.ndarray,
+    generation: int,
+) -> tuple[int, float]:
+    """Nodes and seconds of :func:`search_all` over ``boards`` (compiled on two boards first,
+    with generations of their own)."""
+
+    def search(some: np.ndarray, first_generation: int) -> int:
+        return search_all(
+            some,
+            depth,
+            evaluator.kernel,
+            evaluator.data,
+            table,
+            ROW_TABLES,
+            counters,
+            cutoff,
+            first_generation,
+        )
+
+    search(boards[:2], generation + len(boards))
+    started = time.perf_counter()
+    nodes = search(boards, generation)
+    return nodes, time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2)
@@ -87,32 +119,10 @@ def main() -> None:
             cutoff = (
                 probability_cutoff(args.depth) if cutoff_name == "rule" else 1 / int(cutoff_name)
             )
-            search_all(
-                boards[:2],
-                args.depth,
-                evaluator.kernel,
-                evaluator.data,
-                table,
-                ROW_TABLES,
-                counters,
-                cutoff,
-                generation,
-            )  # compile
-            generation += 2
-            started = time.perf_counter()
-            nodes = search_all(
-                boards,
-                args.depth,
-                evaluator.kernel,
-                evaluator.data,
-                table,
-                ROW_TABLES,
-                counters,
-                cutoff,
-                generation,
+            nodes, seconds = timed_search(
+                boards, args.depth, evaluator, cutoff, table, counters, generation
             )
-            seconds = time.perf_counter() - started
-            generation += len(boards)
+            generation += len(boards) + 2
             print(
                 f"{name:<14} {'1/' + str(round(1 / cutoff)):>8} {len(boards) / seconds:>9,.0f} "
                 f"{nodes / len(boards):>11,.0f} {nodes / seconds / 1e6:>10.2f}"
