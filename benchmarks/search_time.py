@@ -106,8 +106,9 @@ def main() -> None:
     args = parser.parse_args()
     boards = searched_boards(args.games, args.seed, args.depth)
     print(
-        f"{len(boards):,} searched boards of {args.games} d{args.depth} games (seeds "
-        f"{args.seed}+, c-rand), searched again at d{args.depth}:"
+        f"{len(boards):,} searched boards of {args.games} d{args.depth} "
+        f"game{'s' if args.games != 1 else ''} (seeds {args.seed}+, c-rand), searched again "
+        f"at d{args.depth}:"
     )
     print(f"{'evaluation':<14} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}")
     table = transposition_table(args.depth)
