@@ -167,13 +167,13 @@ def test_a_full_disk_stops_the_build_with_a_message_and_it_resumes(
     def disk_full(*args: object) -> None:
         calls.append(1)
         if len(calls) > 6:
-            raise OSError(28, "No space left on device")
+            raise OSError(28, "No space left on device", str(folder / "snake11.partial"))
         solve(*args)
 
     monkeypatch.setattr(builder, "_solve_layer", disk_full)
     status, out = run(capsys, "build", SNAKE11.name)
     assert status == 1
-    assert "(No space left on device)" in out
+    assert f"(No space left on device: {folder / 'snake11.partial'})" in out
     assert f"run `2048 tables build {SNAKE11.name}` again to resume" in out
     monkeypatch.setattr(builder, "_solve_layer", solve)
     status, out = run(capsys, "build", SNAKE11.name)

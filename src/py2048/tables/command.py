@@ -135,6 +135,12 @@ def build(
     return 0
 
 
+def _os_problem(error: OSError) -> str:
+    """What the system refused, and on which file when it says."""
+    problem = error.strerror or str(error)
+    return f"{problem}: {error.filename}" if error.filename else problem
+
+
 def _make_folder(folder: Path) -> None:
     """Create the tables' folder, or say clearly why it cannot be (a ValueError)."""
     where = f"set by --dir or ${ENVIRONMENT_VARIABLE}"
@@ -215,7 +221,7 @@ def _build_one(
             path = build_table(formation, folder, progress=advance, threads=threads, restart=force)
     except (KeyboardInterrupt, OSError) as error:
         done = state[0].positions_done / state[0].positions if state else 0.0
-        why = "" if isinstance(error, KeyboardInterrupt) else f" ({error.strerror or error})"
+        why = "" if isinstance(error, KeyboardInterrupt) else f" ({_os_problem(error)})"
         console.print(
             f"{name}: stopped at {done:.0%}{why}. The work so far is kept in {folder} "
             f"({name}.partial); run `2048 tables build {name}` again to resume."
