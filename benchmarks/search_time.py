@@ -66,33 +66,20 @@ def searched_boards(games: int, seed: int, depth: int) -> np.ndarray:
 
 
 def timed_search(
-    boards: np.ndarray,
-    depth: int,
-    evaluator: Evaluator,
-    cutoff: float,
-    table: np.ndarray,
-    counters: np.ndarray,
-    generation: int,
+    boards: np.ndarray, depth: int, evaluator: Evaluator, cutoff: float
 ) -> tuple[int, float]:
-    """Nodes and seconds of :func:`search_all` over ``boards`` (compiled on two boards first,
-    with generations of their own)."""
+    """Nodes and seconds of :func:`search_all` over ``boards``, each search with generations of
+    its own in a fresh transposition table (compiled first on two boards, in another table)."""
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    warm_up, timed = transposition_table(depth), transposition_table(depth)
 
-    def search(some: np.ndarray, first_generation: int) -> int:
-        return search_all(
-            some,
-            depth,
-            evaluator.kernel,
-            evaluator.data,
-            table,
-            ROW_TABLES,
-            counters,
-            cutoff,
-            first_generation,
-        )
+    def search(some: np.ndarray, table: np.ndarray) -> int:
+        kernel, data = evaluator.kernel, evaluator.data
+        return search_all(some, depth, kernel, data, table, ROW_TABLES, counters, cutoff, 1)
 
-    search(boards[:2], generation + len(boards))
+    search(boards[:2], warm_up)
     started = time.perf_counter()
-    nodes = search(boards, generation)
+    nodes = search(boards, timed)
     return nodes, time.perf_counter() - started
 
 
@@ -111,19 +98,13 @@ def main() -> None:
         f"at d{args.depth}:"
     )
     print(f"{'evaluation':<14} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}")
-    table = transposition_table(args.depth)
-    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
-    generation = 1
     for name in args.evaluators.split(","):
         evaluator = get_evaluator(name)
         for cutoff_name in args.cutoffs.split(","):
             cutoff = (
                 probability_cutoff(args.depth) if cutoff_name == "rule" else 1 / int(cutoff_name)
             )
-            nodes, seconds = timed_search(
-                boards, args.depth, evaluator, cutoff, table, counters, generation
-            )
-            generation += len(boards) + 2
+            nodes, seconds = timed_search(boards, args.depth, evaluator, cutoff)
             print(
                 f"{name:<14} {'1/' + str(round(1 / cutoff)):>8} {len(boards) / seconds:>9,.0f} "
                 f"{nodes / len(boards):>11,.0f} {nodes / seconds / 1e6:>10.2f}"

@@ -22,10 +22,8 @@ def test_the_timed_loop_visits_the_nodes_the_solver_visits() -> None:
     boards = searched_boards(games=1, seed=7, depth=0)[:40]
     assert boards.shape == (40, 2) and np.all(boards[:, 0] != 0)
     evaluator = get_evaluator()
+    nodes, seconds = timed_search(boards, 2, evaluator, probability_cutoff(2))
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
-    nodes, seconds = timed_search(
-        boards, 2, evaluator, probability_cutoff(2), transposition_table(2), counters, 1
-    )
     expected = 0
     table = transposition_table(2)
     out = np.empty(4)
