@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from py2048.tables import Formation, table_path
-from py2048.tables.builder import _sort_by_layer, build_table, layer_count
+from py2048.tables import Formation, builder, table_path
+from py2048.tables.builder import _count_by_layer, _gather_band, build_table, layer_count
 from py2048.tables.storage import PAYLOAD_OFFSET
 from tests.tables.conftest import COLUMN, ROW3, ROW3_32, SMALL, fixed_clock
 from tests.tables.reference import SCALE, Reference
@@ -78,16 +78,36 @@ def test_threads_do_not_change_a_single_value(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "radices", [(3,), (4, 4, 4, 4), (5, 5, 5, 5), (6, 6, 6), (5, 3, 4, 3), (3, 6, 4)]
 )
-def test_the_layers_hold_every_position_once_by_tile_sum(radices: tuple[int, ...]):
+@pytest.mark.parametrize("chunks", [1, 7])
+def test_the_layers_hold_every_position_once_by_tile_sum(radices: tuple[int, ...], chunks: int):
     entries = int(np.prod(radices))
     layers = sum(1 << (radix - 2) for radix in radices) + 1
-    order = np.empty(entries, dtype=np.int32)
-    starts = np.zeros(layers + 1, dtype=np.int64)
-    _sort_by_layer(np.array(radices, dtype=np.int64), order, starts)
-    assert sorted(order.tolist()) == list(range(entries))
-    for layer in range(layers):
-        members = order[starts[layer] : starts[layer + 1]].tolist()
-        assert members == sorted(members)
-        for index in members:
-            ranks = ranks_of(index, radices)
-            assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer
+    counts = np.zeros((min(chunks, entries), layers), dtype=np.int64)
+    digits = np.array(radices, dtype=np.int64)
+    _count_by_layer(digits, counts)
+    sizes = counts.sum(axis=0)
+    assert sizes.sum() == entries
+    seen: list[int] = []
+    for low, high in [(0, layers), (0, layers // 2), (layers // 2, layers)]:
+        order = np.empty(sizes[low:high].sum(), dtype=np.int64)
+        _gather_band(digits, counts, low, high, order)
+        start = 0
+        for layer in range(low, high):
+            members = order[start : start + sizes[layer]].tolist()
+            start += sizes[layer]
+            assert members == sorted(members)
+            for index in members:
+                ranks = ranks_of(index, radices)
+                assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer
+            if (low, high) != (0, layers):
+                seen.extend(members)
+    assert sorted(seen) == list(range(entries))
+
+
+def test_a_build_in_many_small_bands_gives_the_same_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = build_table(ROW3_32, tmp_path / "whole", clock=fixed_clock).read_bytes()
+    monkeypatch.setattr(builder, "BAND_POSITIONS", 5)
+    banded = build_table(ROW3_32, tmp_path / "banded", clock=fixed_clock).read_bytes()
+    assert banded == whole

@@ -16,9 +16,11 @@ without re-encoding. Values are stored as uint16 (``round(p * 65535)``) and ever
 computed in float64 from its children's stored values, so a build is exactly reproducible.
 
 **The order.** Moves keep the sum of the free tiles and spawns add 2 or 4, so every child lies
-in a layer of higher sum. A counting sort groups the indices by sum (layer ``L`` holds the sum
-``2 L``); layers are solved from the highest sum down, each in parallel (numba ``prange``)
-over its positions, which read only finished layers: deterministic, without races.
+in a layer of higher sum. Layers (layer ``L`` holds the sum ``2 L``) are solved from the highest
+sum down, each in parallel (numba ``prange``) over its positions, which read only finished
+layers: deterministic, without races. A count of every layer's positions, then one pass over
+the index range per *band* of layers (:data:`BAND_POSITIONS`) gathers their indices: memory
+stays bounded for tables of billions of positions.
 
 **Resuming.** The values being built live in ``NAME.partial``, laid out as the final file
 with its header block still empty. Every few seconds, and when a build stops on an exception
@@ -69,7 +71,11 @@ except ImportError:  # pragma: no cover - Windows
 CHECKPOINT_SECONDS = 3.0
 """How often a running build records its progress."""
 PROGRESS_VERSION = 1
-_SORT_CHUNKS = 256
+_CHUNKS = 256
+BAND_POSITIONS = 1 << 28
+"""The most positions whose indices a build holds in memory at once (8 bytes each): layers are
+gathered in bands of about this many, so a table's build needs 2 GB besides its values however
+large it is."""
 
 
 @dataclass(frozen=True)
@@ -131,13 +137,13 @@ def _next_digits(layer: int, radices: np.ndarray, digits: np.ndarray) -> int:
 
 
 @njit(parallel=True, cache=True)
-def _sort_by_layer(radices: np.ndarray, order: np.ndarray, starts: np.ndarray):
-    """Counting sort of all indices by layer: layer L is ``order[starts[L]:starts[L + 1]]``,
-    in increasing index order. Chunks are fixed, so the result never depends on threads."""
-    entries = order.size
-    layers = starts.size - 1
-    chunks = min(_SORT_CHUNKS, entries)
-    counts = np.zeros((chunks, layers), dtype=np.int64)
+def _count_by_layer(radices: np.ndarray, counts: np.ndarray) -> None:
+    """``counts[chunk, L]``: how many indices of each fixed chunk of the index range lie in
+    layer ``L`` (chunks are fixed, so the result never depends on threads)."""
+    entries = 1
+    for radix in radices:
+        entries *= radix
+    chunks = counts.shape[0]
     for chunk in prange(chunks):
         begin = entries * chunk // chunks
         end = entries * (chunk + 1) // chunks
@@ -146,22 +152,31 @@ def _sort_by_layer(radices: np.ndarray, order: np.ndarray, starts: np.ndarray):
         for _ in range(begin, end):
             counts[chunk, layer] += 1
             layer = _next_digits(layer, radices, digits)
-    offsets = np.empty((chunks, layers), dtype=np.int64)
+
+
+@njit(parallel=True, cache=True)
+def _gather_band(radices: np.ndarray, counts: np.ndarray, low: int, high: int, order: np.ndarray):
+    """Gather the indices of layers ``low .. high - 1`` into ``order``, grouped by layer in
+    increasing order, each layer's in increasing index order."""
+    entries = 1
+    for radix in radices:
+        entries *= radix
+    chunks = counts.shape[0]
+    offsets = np.empty((chunks, high - low), dtype=np.int64)
     position = 0
-    for layer in range(layers):
-        starts[layer] = position
+    for layer in range(low, high):
         for chunk in range(chunks):
-            offsets[chunk, layer] = position
+            offsets[chunk, layer - low] = position
             position += counts[chunk, layer]
-    starts[layers] = position
     for chunk in prange(chunks):
         begin = entries * chunk // chunks
         end = entries * (chunk + 1) // chunks
         digits = np.zeros(radices.size, dtype=np.int64)
         layer = _start_digits(begin, radices, digits)
         for index in range(begin, end):
-            order[offsets[chunk, layer]] = index
-            offsets[chunk, layer] += 1
+            if low <= layer < high:
+                order[offsets[chunk, layer - low]] = index
+                offsets[chunk, layer - low] += 1
             layer = _next_digits(layer, radices, digits)
 
 
@@ -225,9 +240,11 @@ def build_table(
         def seconds() -> float:
             return seconds_before + (clock() - started)
 
-        order = np.empty(entries, dtype=np.int32 if entries < 2**31 else np.int64)
+        counts = np.zeros((min(_CHUNKS, entries), layers), dtype=np.int64)
+        radices = np.array(formation.radices, dtype=np.int64)
+        _count_by_layer(radices, counts)
         starts = np.zeros(layers + 1, dtype=np.int64)
-        _sort_by_layer(np.array(formation.radices, dtype=np.int64), order, starts)
+        np.cumsum(counts.sum(axis=0), out=starts[1:])
         values = np.memmap(partial, dtype=DTYPE, mode="r+", offset=PAYLOAD_OFFSET, shape=entries)
         arrays = layout(formation)
         wall_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))
@@ -246,25 +263,28 @@ def build_table(
         report()
         last_checkpoint = time.monotonic()
         try:
-            for step in range(layers_done, layers):
-                layer = layers - 1 - step
-                begin, end = starts[layer], starts[layer + 1]
-                if end > begin:
-                    _solve_layer(
-                        order[begin:end],
-                        values,
-                        arrays,
-                        formation.rank_limit,
-                        wall_lo,
-                        wall_hi,
-                        ROW_TABLES,
-                    )
-                layers_done = step + 1
-                if time.monotonic() - last_checkpoint >= CHECKPOINT_SECONDS:
-                    values.flush()
-                    _write_progress(record, formation, layers_done, seconds())
-                    last_checkpoint = time.monotonic()
-                report()
+            for low, high in _bands(starts, layers - layers_done):
+                order = np.empty(starts[high] - starts[low], dtype=np.int64)
+                _gather_band(radices, counts, low, high, order)
+                for layer in range(high - 1, low - 1, -1):
+                    begin, end = starts[layer] - starts[low], starts[layer + 1] - starts[low]
+                    if end > begin:
+                        _solve_layer(
+                            order[begin:end],
+                            values,
+                            arrays,
+                            formation.rank_limit,
+                            wall_lo,
+                            wall_hi,
+                            ROW_TABLES,
+                        )
+                    layers_done = layers - layer
+                    if time.monotonic() - last_checkpoint >= CHECKPOINT_SECONDS:
+                        values.flush()
+                        _write_progress(record, formation, layers_done, seconds())
+                        last_checkpoint = time.monotonic()
+                    report()
+                del order
         except BaseException:
             values.flush()
             _write_progress(record, formation, layers_done, seconds())
@@ -286,6 +306,18 @@ def build_table(
     fsync_folder(folder)
     record.unlink(missing_ok=True)
     return final
+
+
+def _bands(starts: np.ndarray, top: int) -> Iterator[tuple[int, int]]:
+    """Layers ``0 .. top - 1`` in bands ``(low, high)`` of at most :data:`BAND_POSITIONS`
+    positions (or one layer, if larger), from the highest layers down."""
+    high = top
+    while high > 0:
+        low = high - 1
+        while low > 0 and starts[high] - starts[low - 1] <= BAND_POSITIONS:
+            low -= 1
+        yield low, high
+        high = low
 
 
 def partial_layers(
