@@ -139,13 +139,20 @@ def _next_digits(layer: int, radices: np.ndarray, digits: np.ndarray) -> int:
     return layer
 
 
+@njit(cache=True, nogil=True)
+def _entries(radices: np.ndarray) -> int:
+    """How many positions the mixed radix numbers: the product of the radices."""
+    entries = 1
+    for radix in radices:
+        entries *= radix
+    return entries
+
+
 @njit(parallel=True, cache=True)
 def _count_by_layer(radices: np.ndarray, counts: np.ndarray) -> None:
     """``counts[chunk, L]``: how many indices of each fixed chunk of the index range lie in
     layer ``L`` (chunks are fixed, so the result never depends on threads)."""
-    entries = 1
-    for radix in radices:
-        entries *= radix
+    entries = _entries(radices)
     chunks = counts.shape[0]
     for chunk in prange(chunks):
         begin = entries * chunk // chunks
@@ -161,9 +168,7 @@ def _count_by_layer(radices: np.ndarray, counts: np.ndarray) -> None:
 def _gather_band(radices: np.ndarray, counts: np.ndarray, low: int, high: int, order: np.ndarray):
     """Gather the indices of layers ``low .. high - 1`` into ``order``, grouped by layer in
     increasing order, each layer's in increasing index order."""
-    entries = 1
-    for radix in radices:
-        entries *= radix
+    entries = _entries(radices)
     chunks = counts.shape[0]
     offsets = np.empty((chunks, high - low), dtype=np.int64)
     position = 0
