@@ -5,7 +5,7 @@ web API's schema, the page (which asks the server for them: ``GET /api/presets``
 terminal game's strengths all come from :data:`PRESETS`.
 
 A preset searches between ``min_depth`` and ``max_depth``, going deeper on harder boards (see
-:func:`py2048.solver.hint.adaptive_depth`), and never takes more than ``time_ms``: when the
+:func:`py2048.solver.search.adaptive_depth`), and never takes more than ``time_ms``: when the
 chosen depth would not fit, the deepest search that finished in time answers. Their measured
 strength is in ``docs/solver-notes.md``.
 """
