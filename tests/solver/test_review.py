@@ -10,13 +10,13 @@ import pytest
 from py2048 import Direction, Game
 from py2048.engine.board import pack
 from py2048.solver import REVIEW_SETTINGS, GameReview, best_move, review
+from py2048.solver.grades import grade_of, grade_values
 from py2048.solver.reviewer import (
     DEFAULT_SETTING,
     GRADES,
     STRATEGY_MISTAKES,
     Grader,
     ReviewError,
-    _grade_of,
     _strategy_mistake,
 )
 
@@ -162,7 +162,7 @@ def test_every_move_gets_its_loss_relative_loss_and_grade() -> None:
         assert best == max(move.values.values())
         assert move.loss == pytest.approx(best - move.values[move.played])
         assert 0.0 <= move.relative <= 1.0
-        assert move.grade == _grade_of(move.loss, move.relative)
+        assert move.grade == grade_of(move.loss, move.relative)
         assert move.forced == (len(move.values) == 1)
         assert (move.mistake is None) or move.grade in ("inaccuracy", "mistake", "blunder")
         assert Game.from_board([list(r) for r in move.board]).legal_moves() == list(move.values)
@@ -188,7 +188,19 @@ def test_every_move_gets_its_loss_relative_loss_and_grade() -> None:
     ],
 )
 def test_the_documented_thresholds(loss: float, relative: float, grade: str) -> None:
-    assert _grade_of(loss, relative) == grade
+    assert grade_of(loss, relative) == grade
+
+
+def test_a_hints_moves_are_graded_against_the_best_of_them() -> None:
+    values = {"up": 1000.0, "left": 995.0, "right": 960.0, "down": 700.0}
+    assert grade_values(values) == {
+        "up": "best",
+        "left": "good",
+        "right": "inaccuracy",
+        "down": "blunder",
+    }
+    assert grade_values({"up": 0.5, "down": 0.45}) == {"up": "best", "down": "mistake"}
+    assert grade_values({}) == {}
 
 
 def mistake_of(board: list[list[int]], played: str, best: str) -> str | None:

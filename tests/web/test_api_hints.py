@@ -78,6 +78,7 @@ def test_moves_are_answered_while_a_hint_is_being_searched(
         "elapsed_ms": 3.0,
         "source": "search",
         "table_target": None,
+        "grades": {"left": "best", "up": "blunder"},
     }
 
 

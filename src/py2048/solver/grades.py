@@ -18,12 +18,49 @@ MISTAKE_LIMIT = 0.20
 mistake below MISTAKE_LIMIT, and a blunder from there."""
 ACCURACY_ZERO = 0.05
 """The relative loss at which a move's accuracy reaches 0."""
+TIE = 1e-9
+"""Values closer than this share of the best are the same value."""
 COSTLIEST = 5
 """How many of the costliest moves a review lists."""
 NEARLY_FULL = 3
 """Empty cells at or below which a board is nearly full (the rule book's fourth mistake)."""
 TRAPPING_TILE = 32
 """A 2 or 4 is trapped when every neighbour is a tile of at least this (as /strategy counts)."""
+
+
+def relative_loss(best_value: float, value: float) -> tuple[float, float]:
+    """(loss, relative loss) of a move worth ``value`` where the best is worth ``best_value``:
+    the loss is what it gives up, 0 for a tie; the relative loss is the loss as a share of the
+    best value (1 where nothing was left to lose, at most 1)."""
+    loss = best_value - value
+    if loss <= TIE * max(1.0, abs(best_value)):
+        return 0.0, 0.0
+    if best_value > 0.0:
+        return loss, min(1.0, loss / best_value)
+    return loss, 1.0
+
+
+def grade_of(loss: float, relative: float) -> str:
+    """The grade (one of :data:`GRADES`) of a move that gives up ``loss`` (``relative`` of the
+    best): the review's words, which a hint uses too."""
+    if loss == 0.0:
+        return "best"
+    if relative < GOOD_LIMIT:
+        return "good"
+    if relative < INACCURACY_LIMIT:
+        return "inaccuracy"
+    if relative < MISTAKE_LIMIT:
+        return "mistake"
+    return "blunder"
+
+
+def grade_values(values: dict[str, float]) -> dict[str, str]:
+    """The grade of every move of ``values`` (each legal move's value, in one unit) against the
+    best of them."""
+    if not values:
+        return {}
+    best_value = max(values.values())
+    return {name: grade_of(*relative_loss(best_value, value)) for name, value in values.items()}
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,8 @@ from py2048.solver.grades import (
     TRAPPING_TILE,
     ReviewSetting,
     StrategyMistake,
+    grade_of,
+    relative_loss,
 )
 from py2048.solver.grading import grade_positions
 from py2048.solver.hint import resolve_plan
@@ -108,8 +110,6 @@ __all__ = [
     "review",
 ]
 
-_TIE = 1e-9
-"""Values closer than this share of the best are the same value."""
 _TARGET_CHUNK_SECONDS = 0.1
 """About how long the search runs between two progress reports."""
 _CORNERS = (0, 3, 12, 15)
@@ -368,16 +368,8 @@ def _grade_move(
     values = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
     best = max(values, key=values.__getitem__)
     best_value = values[best]
-    loss = best_value - values[played]
-    if loss <= _TIE * max(1.0, abs(best_value)):
-        loss = 0.0
-    if loss == 0.0:
-        relative = 0.0
-    elif best_value > 0.0:
-        relative = min(1.0, loss / best_value)
-    else:
-        relative = 1.0
-    grade = _grade_of(loss, relative)
+    loss, relative = relative_loss(best_value, values[played])
+    grade = grade_of(loss, relative)
     mistake = None
     if GRADES.index(grade) >= GRADES.index("inaccuracy"):
         mistake = _strategy_mistake(lo, hi, played, best)
@@ -394,18 +386,6 @@ def _grade_move(
         forced=len(values) == 1,
         mistake=mistake,
     )
-
-
-def _grade_of(loss: float, relative: float) -> str:
-    if loss == 0.0:
-        return "best"
-    if relative < GOOD_LIMIT:
-        return "good"
-    if relative < INACCURACY_LIMIT:
-        return "inaccuracy"
-    if relative < MISTAKE_LIMIT:
-        return "mistake"
-    return "blunder"
 
 
 def _strategy_mistake(

@@ -17,10 +17,11 @@ import asyncio
 import math
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from py2048.engine import Direction, Game
+from py2048.solver.grades import grade_values
 from py2048.solver.presets import QUICKEST_PRESET
 from py2048.web.workers import SearchThreads
 
@@ -41,6 +42,13 @@ class Advice:
     source: str = "search"
     """"search" (values: points still to come) or "table" (values: chances of table_target)."""
     table_target: int | None = None
+    grades: dict[str, str] = field(default_factory=dict)
+    """Each legal direction's grade in the review's words (best ... blunder), by its value;
+    made from ``values`` when not given."""
+
+    def __post_init__(self) -> None:
+        if not self.grades and self.values:
+            object.__setattr__(self, "grades", grade_values(self.values))
 
 
 def search(board: list[list[int]], preset: str) -> Advice:

@@ -254,6 +254,11 @@ class HintResponse(BaseModel):
         "an endgame table answered, and values are the chances (0 to 1) of making table_target",
     )
     table_target: int | None = Field(None, description="the tile a table's chances are about")
+    grades: dict[DirectionName, GradeName] = Field(
+        default_factory=dict,
+        description="each legal move graded as a review grades it (best, good, inaccuracy, "
+        "mistake, blunder), by how much of the best move's value it gives up",
+    )
 
 
 class StrategyMistakeInfo(BaseModel):
