@@ -1,5 +1,5 @@
 """Atomic file writes, for everything py2048 saves: the terminal game's saves, the network's
-checkpoints and weights files.
+checkpoints and weights files; and :func:`open_regular`, which reads only regular files.
 
 :func:`atomic_write` writes to a temporary file in the target's folder, flushes it to disk and
 renames it over the target, then makes the rename itself durable. Killing the program at any
@@ -9,8 +9,10 @@ temporary file and leaves the previous file untouched.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -24,6 +26,39 @@ mid-write leaves one behind, which :func:`remove_leftovers` removes."""
 LEFTOVER_AGE_S = 60.0
 """A temporary file this old is a leftover whoever wrote it (a write takes milliseconds)."""
 _WRITER = re.compile(r"\.(?P<pid>\d+)\.[^.]+\.tmp$")
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+class NotRegularFileError(OSError):
+    """A path that names something other than a regular file (a named pipe, a device, a
+    folder); its ``strerror`` says which, as in "it is a named pipe, not a regular file"."""
+
+
+def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open ``path`` for reading, only if it is a regular file (else NotRegularFileError).
+
+    It is opened without blocking (a named pipe would otherwise wait for a writer forever) and
+    asked what it is before anything is read. Other errors are the OSError of ``open``.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(path, flags)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+            raise NotRegularFileError(
+                errno.EINVAL, f"it is {kind}, not a regular file", os.fspath(path)
+            )
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 @contextmanager

@@ -29,13 +29,21 @@ build stops on an exception (Ctrl-C included), the partial file is flushed and t
 resumes after the last recorded layer; layers are recomputed whole, so the finished file is
 byte-identical to an uninterrupted build. At the end the header is written into the partial
 file, which is synced and renamed over ``NAME.table``.
+
+**Disk space.** Before any layer is solved, the partial file's blocks are reserved
+(``posix_fallocate``): writes through a memory map cannot report a full disk (the process
+would die of SIGBUS), so a disk too small for the table stops the build at its start with an
+OSError instead. On file systems that cannot reserve blocks (some copy-on-write ones) a full
+disk can still end a build with SIGBUS.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,7 +55,7 @@ import numpy as np
 from numba import njit, prange
 
 from py2048.engine.board import ROW_TABLES
-from py2048.files import atomic_write, fsync_folder
+from py2048.files import atomic_write, fsync_folder, open_regular
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import SCALE, WALL, direction_value, wall_position
 from py2048.tables.layout import layout
@@ -74,6 +82,7 @@ record first writes the values changed since the last one back to disk, scattere
 whole file, so recording every few seconds wrote the file many times over (snake6-512: 5 GB
 written for a 457 MB table, and a third of the build's time)."""
 PROGRESS_VERSION = 1
+_RECORD_BYTES = 1 << 16
 _CHUNKS = 256
 BAND_POSITIONS = 1 << 28
 """The most positions whose indices a build holds in memory at once (8 bytes each): layers are
@@ -240,9 +249,11 @@ def build_table(
     with _threads(threads) as used, _locked(partial, formation.name) as resumable:
         state = None if restart or not resumable else _read_progress(record, partial, formation)
         if state is None:
+            record.unlink(missing_ok=True)  # no record may outlive the values it describes
             _reset_partial(partial, entries)
             state = (0, 0.0)
             _write_progress(record, formation, 0, 0.0)
+        _reserve(partial, fresh=state[0] == 0)
         layers_done, seconds_before = state
 
         def seconds() -> float:
@@ -340,7 +351,8 @@ def partial_layers(
 def _read_progress(record: Path, partial: Path, formation: Formation) -> tuple[int, float] | None:
     """``(layers_done, seconds)`` of a stopped build of this formation, or None."""
     try:
-        data = json.loads(record.read_text())
+        with open_regular(record) as handle:
+            data = json.loads(handle.read(_RECORD_BYTES))
         if (
             data["version"] != PROGRESS_VERSION
             or data["formation"] != formation.to_json()
@@ -369,6 +381,34 @@ def _write_progress(record: Path, formation: Formation, layers_done: int, second
         handle.write(json.dumps(data, indent=1).encode() + b"\n")
 
 
+def _reserve(partial: Path, *, fresh: bool) -> None:
+    """Give the partial file its disk blocks now, so that a disk too small for the table fails
+    here with an OSError (ENOSPC) instead of a write through the memory map dying of SIGBUS.
+
+    Values already written are kept. When it fails on a ``fresh`` build (no layer done), the
+    file gives back every block it holds (it is emptied; the next build starts over).
+    Where the system has no ``posix_fallocate`` (Windows, macOS), or the file system cannot
+    reserve (EOPNOTSUPP, EINVAL), nothing is reserved.
+    """
+    allocate = getattr(os, "posix_fallocate", None)
+    if allocate is None:  # pragma: no cover - not POSIX
+        return
+    size = partial.stat().st_size
+    with open(partial, "r+b") as handle:
+        try:
+            allocate(handle.fileno(), 0, size)
+        except OSError as error:
+            if error.errno in (errno.EOPNOTSUPP, errno.EINVAL):
+                return
+            if fresh:
+                handle.truncate(0)
+            raise OSError(
+                error.errno,
+                f"{error.strerror} (the table needs {size / 1e6:,.1f} MB there)",
+                str(partial),
+            ) from None
+
+
 def _reset_partial(partial: Path, entries: int) -> None:
     """A partial file of zeros (sparse where the file system allows) of the final size."""
     with open(partial, "r+b") as handle:
@@ -380,7 +420,11 @@ def _reset_partial(partial: Path, entries: int) -> None:
 def _locked(partial: Path, name: str) -> Iterator[bool]:
     """Hold ``partial`` (created if missing) for one build; yields whether it already existed."""
     existed = partial.exists()
-    handle: IO[bytes] = open(partial, "a+b")  # noqa: SIM115 - held for the whole build
+    descriptor = os.open(partial, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ValueError(f"{partial} is not a regular file: remove it, then build {name} again")
+    handle: IO[bytes] = os.fdopen(descriptor, "r+b")  # held for the whole build
     if fcntl is None:  # pragma: no cover - Windows: no lock, and no open file to rename
         handle.close()
         yield existed

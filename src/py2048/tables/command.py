@@ -1,7 +1,7 @@
 """``2048 tables``: build, list and verify the endgame tables.
 
 - ``2048 tables build [NAME ...]``: build tables (the default set without names), with a
-  progress bar; a build stopped by Ctrl-C or a crash resumes where it stopped.
+  progress bar; run again, a stopped build resumes (:data:`BUILD_KEEPS` says from where).
 - ``2048 tables list``: every known table, its size, build time, file and state.
 - ``2048 tables verify [NAME ...]``: check built tables whole (exit status 1 if one is bad).
 
@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     from py2048.tables.builder import BuildProgress
 
 HELP = "build, list and verify the solver's endgame tables"
+BUILD_KEEPS = (
+    "A build stopped by Ctrl-C or by an error (a full disk included) loses only the layer it was "
+    "solving. One killed, or lost to a crash or a power cut, loses the work since it last "
+    "recorded its finished layers, which it does at the end of the first layer after each "
+    "minute: about a minute of work, more when a single layer takes longer. Run the same "
+    "command again to resume; the table comes out byte-identical to an uninterrupted build."
+)
+"""What ``build --help`` says a stopped build keeps (:data:`.builder.CHECKPOINT_SECONDS`)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,8 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "build",
         help="build tables (without names: every table of at most "
         f"{DEFAULT_MAX_ENTRIES // 1_000_000}M positions)",
-        description="Build tables. A build stopped by Ctrl-C or a crash resumes where it "
-        "stopped when run again.",
+        description=f"Build tables. {BUILD_KEEPS}",
     )
     build.add_argument(
         "names", nargs="*", metavar="NAME", help="tables to build (`2048 tables list` names them)"
@@ -87,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False, soft_wrap=True)
     folder = tables_dir(args.dir)
+    if args.tables_command != "build" and folder.exists() and not folder.is_dir():
+        console.print(f"{_not_a_folder(folder)}; no table can be in it.")
+        return 1
     if args.tables_command == "build":
         return build(args.names, folder, console, force=args.force, threads=args.threads)
     if args.tables_command == "list":
@@ -143,15 +153,21 @@ def _os_problem(error: OSError) -> str:
 
 def _make_folder(folder: Path) -> None:
     """Create the tables' folder, or say clearly why it cannot be (a ValueError)."""
-    where = f"set by --dir or ${ENVIRONMENT_VARIABLE}"
     if folder.exists() and not folder.is_dir():
-        raise ValueError(f"the tables' folder {folder} ({where}) is a file, not a folder")
+        raise ValueError(_not_a_folder(folder))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ValueError(
-            f"cannot make the tables' folder {folder} ({where}): {error.strerror or error}"
+            f"cannot make the tables' folder {folder} ({_WHERE}): {error.strerror or error}"
         ) from None
+
+
+_WHERE = f"set by --dir or ${ENVIRONMENT_VARIABLE}"
+
+
+def _not_a_folder(folder: Path) -> str:
+    return f"the tables' folder {folder} ({_WHERE}) is a file, not a folder"
 
 
 def _build_one(

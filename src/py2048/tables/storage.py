@@ -36,6 +36,9 @@ before its check). :func:`check_file` trusts a seal that matches the file as it 
 hashes the file again otherwise: any write, truncation or replacement changes the change time
 or the inode, and a program cannot set the change time back (short of the system clock).
 ``2048 tables verify`` always hashes (it also finds damage the file system did not record).
+
+Only regular files are read: a named pipe, a device or a folder in a table's (or a seal's)
+place is refused at once (:func:`py2048.files.open_regular`), instead of waiting for a writer.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from typing import Any, BinaryIO
 
 import platformdirs
 
+from py2048.files import NotRegularFileError, open_regular
 from py2048.tables.formations import Formation
 
 MAGIC = b"PY2048TB"
@@ -71,6 +75,7 @@ steps, so a write in the same step as the last one could leave them as the seal 
 NOT_BUILT = "not built"
 _PREFIX = struct.Struct("<8sII")
 _CHUNK = 1 << 24
+_SEAL_BYTES = 4096
 
 
 class TableError(Exception):
@@ -153,10 +158,12 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
     """The header of a table file, checked for its form (not yet against its payload)."""
     name = name or path.name.removesuffix(TABLE_SUFFIX)
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             block = handle.read(PAYLOAD_OFFSET)
     except FileNotFoundError:
         raise TableError(path, name, NOT_BUILT) from None
+    except NotRegularFileError as exc:
+        raise TableError(path, name, exc.strerror) from None
     except OSError as exc:
         raise TableError(path, name, f"cannot be read ({exc.strerror})") from None
     if len(block) < _PREFIX.size or block[:8] != MAGIC:
@@ -254,9 +261,12 @@ def _verify_whole(path: Path, formation: Formation | None) -> tuple[TableHeader,
     if size != header.file_size:
         cut = "truncated" if size < header.file_size else "longer than its header says"
         raise TableError(path, name, f"{cut}: {size:,} bytes, expected {header.file_size:,}")
-    with open(path, "rb") as handle:
-        handle.seek(PAYLOAD_OFFSET)
-        checksum = payload_checksum(handle, 2 * header.entries)
+    try:
+        with open_regular(path) as handle:
+            handle.seek(PAYLOAD_OFFSET)
+            checksum = payload_checksum(handle, 2 * header.entries)
+    except OSError as exc:  # replaced since its header was read
+        raise TableError(path, name, f"cannot be read ({exc.strerror})") from None
     if checksum != header.checksum:
         raise TableError(path, name, "corrupted: its contents do not match its checksum")
     return header, identity
@@ -277,7 +287,8 @@ def _identity(path: Path, checksum: str) -> dict[str, Any]:
 
 def _read_seal(seal: Path) -> object:
     try:
-        return json.loads(seal.read_text(encoding="utf-8"))
+        with open_regular(seal) as handle:
+            return json.loads(handle.read(_SEAL_BYTES).decode("utf-8"))
     except (OSError, ValueError):
         return None
 

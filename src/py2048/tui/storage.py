@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,18 +20,11 @@ import platformdirs
 
 from py2048.engine import Game, SaveError
 from py2048.engine.save import MAX_SAVE_BYTES, MAX_SCORE
-from py2048.files import atomic_write, remove_leftovers
+from py2048.files import NotRegularFileError, atomic_write, open_regular, remove_leftovers
 
 DATA_DIR_ENV = "PY2048_DATA_DIR"
 GAME_FILE = "game.json"
 BEST_SCORE_FILE = "best-score.json"
-_KINDS = (
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a folder"),
-)
 
 
 def default_data_dir() -> Path:
@@ -120,19 +112,12 @@ class Storage:
         It is opened without blocking (a named pipe would otherwise wait for a writer) and
         asked what it is before anything is read.
         """
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-        descriptor = os.open(path, flags)
         try:
-            mode = os.fstat(descriptor).st_mode
-            if not stat.S_ISREG(mode):
-                kind = next((name for test, name in _KINDS if test(mode)), "a special file")
-                raise SaveError(f"it is {kind}, not a regular file")
-            with os.fdopen(descriptor, "rb") as file:
-                descriptor = -1  # the file owns it now
-                data = file.read(MAX_SAVE_BYTES + 1)
-        finally:
-            if descriptor >= 0:
-                os.close(descriptor)
+            file = open_regular(path)
+        except NotRegularFileError as exc:
+            raise SaveError(exc.strerror) from None
+        with file:
+            data = file.read(MAX_SAVE_BYTES + 1)
         if len(data) > MAX_SAVE_BYTES:
             raise SaveError(f"the file is larger than {MAX_SAVE_BYTES} bytes")
         return data
