@@ -1,21 +1,43 @@
-"""A table holds, for every position, the value of a plain exhaustive expectimax."""
+"""A table holds, for every position, the value of a plain exhaustive expectimax, and the
+values of the dense builder py2048 had before layer-ordered tables."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from py2048.tables import Formation, builder, table_path
-from py2048.tables.builder import _count_by_layer, _gather_band, build_table, layer_count
+from py2048.tables import Formation, table_path
+from py2048.tables.builder import build_table, layer_count
+from py2048.tables.ranking import offsets_of_indices
 from py2048.tables.storage import PAYLOAD_OFFSET
 from tests.tables.conftest import COLUMN, ROW3, ROW3_32, SMALL, fixed_clock
 from tests.tables.reference import SCALE, Reference
 
 
 def stored_values(folder: Path, formation: Formation) -> np.ndarray:
-    return np.fromfile(table_path(formation.name, folder), dtype="<u2", offset=PAYLOAD_OFFSET)
+    """The table's values in the order of the positions' dense index."""
+    raw = np.fromfile(table_path(formation.name, folder), dtype="<u2", offset=PAYLOAD_OFFSET)
+    return raw[offsets_of_indices(formation, np.arange(formation.entries))]
+
+
+DENSE_DIGESTS = {
+    "row3-16": "8293e7e91cbc9e32a2888ba06a9fbe2f14650b0538cbf7a6381453788fd00418",
+    "row3-32": "a66aa8667bb3fde5a416722c912590b0f133159a287e8c9d29a64c4eae2a1e3a",
+    "snake11-16": "9389ee7fee50dd535c03e01ecfdbb9b1710462dd15d4e746a8acf5228fcfc83d",
+    "column-8": "473e34b947f40e30895bdd577d40b23096bf1149e59a2a3f463d5dec6f9a4618",
+    "capped-32": "6753ec9ffcf5cebf8ee24646b1e9e9d87654b09f73a331cd96b01084b2415173",
+}
+"""The blake2b-256 digests of the payloads the dense builder (py2048 before layer-ordered
+tables, format version 1, values in dense index order) wrote for the small formations."""
+
+
+@pytest.mark.parametrize("formation", SMALL, ids=lambda f: f.name)
+def test_every_value_equals_the_dense_builders(formation: Formation, built: Path) -> None:
+    dense = stored_values(built, formation).astype("<u2").tobytes()
+    assert hashlib.blake2b(dense, digest_size=32).hexdigest() == DENSE_DIGESTS[formation.name]
 
 
 def ranks_of(index: int, radices: tuple[int, ...]) -> list[int]:
@@ -73,41 +95,3 @@ def test_threads_do_not_change_a_single_value(tmp_path: Path) -> None:
     one = build_table(ROW3_32, tmp_path / "one", threads=1, clock=fixed_clock)
     two = build_table(ROW3_32, tmp_path / "two", threads=2, clock=fixed_clock)
     assert one.read_bytes()[PAYLOAD_OFFSET:] == two.read_bytes()[PAYLOAD_OFFSET:]
-
-
-@pytest.mark.parametrize(
-    "radices", [(3,), (4, 4, 4, 4), (5, 5, 5, 5), (6, 6, 6), (5, 3, 4, 3), (3, 6, 4)]
-)
-@pytest.mark.parametrize("chunks", [1, 7])
-def test_the_layers_hold_every_position_once_by_tile_sum(radices: tuple[int, ...], chunks: int):
-    entries = int(np.prod(radices))
-    layers = sum(1 << (radix - 2) for radix in radices) + 1
-    counts = np.zeros((min(chunks, entries), layers), dtype=np.int64)
-    digits = np.array(radices, dtype=np.int64)
-    _count_by_layer(digits, counts)
-    sizes = counts.sum(axis=0)
-    assert sizes.sum() == entries
-    seen: list[int] = []
-    for low, high in [(0, layers), (0, layers // 2), (layers // 2, layers)]:
-        order = np.empty(sizes[low:high].sum(), dtype=np.int64)
-        _gather_band(digits, counts, low, high, order)
-        start = 0
-        for layer in range(low, high):
-            members = order[start : start + sizes[layer]].tolist()
-            start += sizes[layer]
-            assert members == sorted(members)
-            for index in members:
-                ranks = ranks_of(index, radices)
-                assert sum((1 << r) if r else 0 for r in ranks) == 2 * layer
-            if (low, high) != (0, layers):
-                seen.extend(members)
-    assert sorted(seen) == list(range(entries))
-
-
-def test_a_build_in_many_small_bands_gives_the_same_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    whole = build_table(ROW3_32, tmp_path / "whole", clock=fixed_clock).read_bytes()
-    monkeypatch.setattr(builder, "BAND_POSITIONS", 5)
-    banded = build_table(ROW3_32, tmp_path / "banded", clock=fixed_clock).read_bytes()
-    assert banded == whole

@@ -81,15 +81,15 @@ def test_each_direction_reads_the_plain_expectimax_value(formation: Formation, b
     for ranks in all_ranks(formation):
         lo, hi = pack(real_board(formation, list(ranks), rng))
         assert table_move_values(
-            np.uint64(lo), np.uint64(hi), table.values, layout(formation), formation.rank_limit,
-            ROW_TABLES, out,
+            np.uint64(lo), np.uint64(hi), table.values, table.ranks, layout(formation),
+            formation.rank_limit, ROW_TABLES, out,
         )  # fmt: skip
         want = reference.direction_values(reference.board(list(ranks)))
         assert out.tolist() == want
         index = sum(
             r * formation.place_values[c] for c, r in zip(formation.free_cells, ranks, strict=True)
         )
-        assert table.values[index] == int(max(0.0, *out) * SCALE + 0.5)
+        assert table.dense_values(np.array([index]))[0] == int(max(0.0, *out) * SCALE + 0.5)
 
 
 def test_every_symmetric_image_reads_the_same_values(built: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_symmetric_formation_takes_the_better_reading(built: Path) -> None:
     board = [*block, [2, 0, 8, 8]]  # right makes the 16 on cell 15, left on cell 13
     out = np.empty(4)
     lo, hi = (np.uint64(word) for word in pack(board))
-    assert table_move_values(lo, hi, table.values, layout(ROW3), 4, ROW_TABLES, out)
+    assert table_move_values(lo, hi, table.values, table.ranks, layout(ROW3), 4, ROW_TABLES, out)
     assert out.tolist() == [-1.0, 0.0, -1.0, 0.0]  # as built: both lose
     advice = table.lookup(board)
     assert advice is not None
@@ -172,9 +172,9 @@ def test_symmetries_are_permutations_of_the_cells() -> None:
 
 
 @njit(nogil=True, cache=True)
-def _advice_in_a_kernel(lo, hi, values, arrays, rank_limit, tables):
+def _advice_in_a_kernel(lo, hi, values, ranks, arrays, rank_limit, tables):
     out = np.empty(4)
-    symmetry = best_table_move_values(lo, hi, values, arrays, rank_limit, tables, out)
+    symmetry = best_table_move_values(lo, hi, values, ranks, arrays, rank_limit, tables, out)
     return symmetry, out
 
 
@@ -183,8 +183,8 @@ def test_the_kernels_can_be_called_from_other_kernels(built: Path) -> None:
     board = real_board(SNAKE11, [1, 0, 2, 1, 0], random.Random(3))
     lo, hi = (np.uint64(word) for word in pack(board))
     symmetry, out = _advice_in_a_kernel(
-        lo, hi, table.values, table.layouts, table.rank_limit, ROW_TABLES
+        lo, hi, table.values, table.ranks, table.layouts, table.rank_limit, ROW_TABLES
     )
     assert (symmetry, out.tolist()) == (0, table.move_values(lo, hi)[1].tolist())
     writable = np.array(table.values)  # the kernels take writable values too
-    assert _advice_in_a_kernel(lo, hi, writable, table.layouts, 4, ROW_TABLES)[0] == 0
+    assert _advice_in_a_kernel(lo, hi, writable, table.ranks, table.layouts, 4, ROW_TABLES)[0] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from py2048.tables import Formation, TableError, open_table, storage, table_path, tables_dir
+from py2048.tables.ranking import layer_starts
 from py2048.tables.storage import (
     ENVIRONMENT_VARIABLE,
     PAYLOAD_OFFSET,
@@ -44,7 +46,7 @@ def test_a_good_file_opens_read_only_and_says_what_it_holds(copy: Path) -> None:
     assert not table.values.flags.writeable
     header = read_header(table.path)
     assert (header.formation, header.entries, header.build_seconds) == (ROW3, 256, 0.0)
-    assert header.checksum.startswith("blake2b-256:")
+    assert header.checksum.startswith("blake2b-256-layers:")
     assert table.path.stat().st_size == PAYLOAD_OFFSET + 2 * 256
 
 
@@ -190,9 +192,13 @@ def test_the_checksum_covers_the_values_as_stored(copy: Path) -> None:
     values = np.fromfile(path, dtype="<u2", offset=PAYLOAD_OFFSET)
     import hashlib
 
-    assert (
-        header.checksum
-        == "blake2b-256:" + hashlib.blake2b(values.tobytes(), digest_size=32).hexdigest()
+    starts = layer_starts(ROW3)
+    digests = b"".join(
+        hashlib.blake2b(values[begin:end].tobytes(), digest_size=32).digest()
+        for begin, end in itertools.pairwise(starts)
+    )
+    assert header.checksum == (
+        "blake2b-256-layers:" + hashlib.blake2b(digests, digest_size=32).hexdigest()
     )
     text = path.read_bytes()[16:PAYLOAD_OFFSET].rstrip(b"\0")
     assert json.loads(text)["formation"] == ROW3.to_json()

@@ -38,6 +38,8 @@ from py2048.tables.storage import TableError
 
 VALUES = types.Array(types.uint16, 1, "C", readonly=True)
 """A table's values as the kernels read them: its read-only memory map."""
+RANKS = types.Array(types.int64, 3, "C", readonly=True)
+"""A table's ``RANKS`` (``py2048.tables.ranking``), read-only."""
 
 MIN_PROBABILITY = 0.3
 """A table that sees less chance than this leaves the board to the search."""
@@ -89,6 +91,8 @@ class EndgameTables(NamedTuple):
 
     values: List
     """One read-only uint16 array per table (a ``numba.typed.List``)."""
+    ranks: List
+    """Where each table's positions lie in its values (``tables.ranking``), one per table."""
     layouts: np.ndarray
     """int64 (tables, 8, LAYOUT_ROWS, 16): each table's per-symmetry arrays (``tables.layout``)."""
     rank_limits: np.ndarray
@@ -116,6 +120,7 @@ COMPACT_RECORD = types.NamedTuple(
 ENDGAME_TABLES = types.NamedTuple(
     (
         types.ListType(VALUES),
+        types.ListType(RANKS),
         types.int64[:, :, :, ::1],
         types.int64[::1],
         COMPACT_RECORD,
@@ -166,8 +171,10 @@ class TableSet:
         order = lambda f: (-len(f.free_cells), -f.target)  # noqa: E731
         tables = sorted(tables, key=lambda t: order(t.formation))
         values = List.empty_list(VALUES)
+        ranks = List.empty_list(RANKS)
         for table in tables:
             values.append(table.values)
+            ranks.append(table.ranks)
         full = [t.formation for t in tables]
         kept = [] if compact is None else [f for f in compact.formations if f not in full]
         kept.sort(key=order)
@@ -184,6 +191,7 @@ class TableSet:
         )
         record = EndgameTables(
             values,
+            ranks,
             _layouts(full),
             np.array([f.rank_limit for f in full], dtype=np.int64),
             compact_record,
@@ -271,7 +279,7 @@ def table_choice(lo, hi, endgame, tables, out):
             rank = endgame.rank_limits[t]
             layouts = endgame.layouts[t]
             symmetry = best_table_move_values(
-                lo, hi, endgame.values[t], layouts, rank, tables, scratch
+                lo, hi, endgame.values[t], endgame.ranks[t], layouts, rank, tables, scratch
             )
         else:
             c = t - full

@@ -1,40 +1,38 @@
-"""Build a formation's table: expectimax to the end, by dynamic programming, resumably.
+"""Build a formation's table: expectimax to the end, by dynamic programming, layer by layer.
 
 **The positions.** A position gives each free cell a rank ``0 .. t - 1`` (``t = log2(target)``),
-or up to the cell's cap, and is stored at ``index = sum(rank[cell] * place_values[cell])`` (the
-free cells in increasing order are the digits of the index in base t, or in the mixed radix of
-the caps), so a table has ``t ** n`` entries for ``n`` free cells without caps. The fixed cells
-hold walls (:mod:`.kernels`).
+or up to the cell's cap; the fixed cells hold walls (:mod:`.kernels`). Its *layer* is half the
+sum of its free tiles, and the file stores each layer as one block, lowest first, a position at
+its rank within its layer (:mod:`.ranking`).
 
 **The recurrence.** A position's value is the best over its allowed moves (0 if there is none)
 of the afterstate's value: 1 if the move made the target on a target cell, 0 if it made it on
 another free cell (an approximation: the target made elsewhere counts as failure) or made a tile
 above a cell's cap, else the mean over the empty free cells of ``0.9 * v(a 2 there) + 0.1 *
-v(a 4 there)``. A spawn in
-cell ``c`` adds ``rank * place_values[c]`` to the afterstate's index, so children are found
-without re-encoding. Values are stored as uint16 (``round(p * 65535)``) and every value is
-computed in float64 from its children's stored values, so a build is exactly reproducible.
+v(a 4 there)``. Values are stored as uint16 (``round(p * 65535)``) and every value is computed
+in float64 from its children's stored values, so a build is exactly reproducible.
 
-**The order.** Moves keep the sum of the free tiles and spawns add 2 or 4, so every child lies
-in a layer of higher sum. Layers (layer ``L`` holds the sum ``2 L``) are solved from the highest
-sum down, each in parallel (numba ``prange``) over its positions, which read only finished
-layers: deterministic, without races. A count of every layer's positions, then one pass over
-the index range per *band* of layers (:data:`BAND_POSITIONS`) gathers their indices: memory
-stays bounded for tables of billions of positions.
+**The order.** Moves keep the layer and a spawn raises it by 1 (a 2) or 2 (a 4), so layer
+``L`` reads only layers ``L + 1`` and ``L + 2``. Layers are solved from the highest down, each
+in parallel (numba ``prange``) over fixed runs of its positions: deterministic, without races.
+A build holds three layers in memory (the one being solved and the two it reads), never the
+table: 0.05 GB for snake5-512's 1.1 billion positions (:func:`build_needs`).
 
-**Resuming.** The values being built live in ``NAME.partial``, laid out as the final file
-with its header block still empty. Every minute (:data:`CHECKPOINT_SECONDS`), and when a
-build stops on an exception (Ctrl-C included), the partial file is flushed and then
-``NAME.progress`` records the layers finished (written atomically). A build that finds both
-resumes after the last recorded layer; layers are recomputed whole, so the finished file is
-byte-identical to an uninterrupted build. At the end the header is written into the partial
-file, which is synced and renamed over ``NAME.table``.
+**Streaming and resuming.** ``NAME.partial`` has the final file's size (its blocks reserved up
+front); each finished layer is written into its place there and synced, then ``NAME.progress``
+records it (atomically) with the layer's digest. So a build stopped in any way (Ctrl-C, an
+error, a kill, a power cut) loses at most the layer it was solving (``build --help`` says so).
+A build that finds both files resumes at the next layer, after reading back the two layers it needs
+and checking them against their digests: a partial file that is damaged or cut short is
+refused (:class:`BuildError`, with the command that starts over). Layers are deterministic, so
+the finished file is byte-identical to an uninterrupted build. At the end the header (its
+checksum made from the layers' digests, :func:`.storage.combined_checksum`) is written into the
+partial file, which is synced and renamed over ``NAME.table``.
 
-**Disk space.** Before any layer is solved, the partial file's blocks are reserved
-(``posix_fallocate``): writes through a memory map cannot report a full disk (the process
-would die of SIGBUS), so a disk too small for the table stops the build at its start with an
-OSError instead. On file systems that cannot reserve blocks (some copy-on-write ones) a full
-disk can still end a build with SIGBUS.
+**Room.** Before anything is written, the build checks that the disk has room for the file
+and that memory has room for its layers (:func:`build_needs`), and refuses with a message
+saying how much is needed and how much there is. Every write is an ordinary write (no memory
+map), so a disk that fills up anyway gives an OSError (ENOSPC) that stops the build, resumable.
 """
 
 from __future__ import annotations
@@ -43,12 +41,13 @@ import contextlib
 import errno
 import json
 import os
+import shutil
 import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 import numba
 import numpy as np
@@ -57,15 +56,17 @@ from numba import njit, prange
 from py2048.engine.board import ROW_TABLES
 from py2048.files import atomic_write, fsync_folder, open_regular
 from py2048.tables.formations import Formation
-from py2048.tables.kernels import SCALE, WALL, direction_value, wall_position
-from py2048.tables.layout import layout
+from py2048.tables.kernels import SCALE, WALL, direction_value
+from py2048.tables.layout import ORDER, layout
+from py2048.tables.ranking import layer_sizes, layer_starts, ranks_array, unrank
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
     TableHeader,
+    combined_checksum,
     encode_header,
+    layer_digest,
     partial_path,
-    payload_checksum,
     progress_path,
     table_path,
     tables_dir,
@@ -76,18 +77,18 @@ try:  # POSIX: one build of a table at a time
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-CHECKPOINT_SECONDS = 60.0
-"""How often a running build records its progress: a crash loses at most this much work. Each
-record first writes the values changed since the last one back to disk, scattered over the
-whole file, so recording every few seconds wrote the file many times over (snake6-512: 5 GB
-written for a 457 MB table, and a third of the build's time)."""
-PROGRESS_VERSION = 1
-_RECORD_BYTES = 1 << 16
-_CHUNKS = 256
-BAND_POSITIONS = 1 << 28
-"""The most positions whose indices a build holds in memory at once (8 bytes each): layers are
-gathered in bands of about this many, so a table's build needs 2 GB besides its values however
-large it is."""
+PROGRESS_VERSION = 2
+TASK_POSITIONS = 1 << 14
+"""Positions of a layer per parallel task (fixed, so a build never depends on its threads)."""
+_RECORD_BYTES = 1 << 24
+MEMORY_MARGIN = 300_000_000
+"""What a build needs in memory besides its layers (Python, numba and the compiled code)."""
+DISK_MARGIN = 1_000_000
+"""Room a build leaves on the disk beside its file (the progress record, the header)."""
+
+
+class BuildError(ValueError):
+    """A build that cannot start or resume; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,30 @@ class BuildProgress:
     """Layers and positions already done when this run started (a resumed build: above 0)."""
 
 
+@dataclass(frozen=True)
+class BuildNeeds:
+    """What building a table takes (see :func:`build_needs`)."""
+
+    disk: int
+    """Bytes of the finished file (the partial file has the same size)."""
+    memory: int
+    """Bytes of the layers held at once (the most over the build), besides :data:`MEMORY_MARGIN`."""
+
+
 def layer_count(formation: Formation) -> int:
     """Layers of a formation's table: the free-region tile sums 0, 2, ..., up to every free
     cell holding its largest tile (half the target, or its cap)."""
     return sum(1 << (radix - 2) for radix in formation.radices) + 1
+
+
+def build_needs(formation: Formation) -> BuildNeeds:
+    """The disk and memory a build of ``formation`` needs: the file, and at the peak the two
+    layers read, the one solved and the next pair (2 bytes a position), and ``RANKS``."""
+    sizes = layer_sizes(formation)
+    padded = np.concatenate([sizes, np.zeros(2, dtype=np.int64)])
+    three = int((padded[:-2] + padded[1:-1] + padded[2:]).max())
+    ranks = int(np.prod(ranks_array(formation).shape)) * 8
+    return BuildNeeds(PAYLOAD_OFFSET + 2 * formation.entries, 4 * three + ranks)
 
 
 def wall_board(formation: Formation) -> tuple[int, int]:
@@ -119,107 +140,71 @@ def wall_board(formation: Formation) -> tuple[int, int]:
     return lo, hi
 
 
-# --- kernels ------------------------------------------------------------------------------
+class Shape(NamedTuple):
+    """A formation as the build's kernel reads it."""
+
+    ranks: np.ndarray
+    """:func:`.ranking.ranks_array`."""
+    radices: np.ndarray
+    """int64: each free cell's radix, in canonical order."""
+    layout: np.ndarray
+    """The canonical orientation's per-cell arrays (:func:`.layout.layout`)."""
+    rank_limit: int
+    wall_lo: np.uint64
+    wall_hi: np.uint64
 
 
-@njit(cache=True, nogil=True)
-def _start_digits(index: int, radices: np.ndarray, digits: np.ndarray) -> int:
-    """Write the mixed-radix digits of ``index``; return the position's layer (tile sum / 2)."""
-    layer = 0
-    for k in range(digits.size):
-        digits[k] = index % radices[k]
-        index //= radices[k]
-        if digits[k] > 0:
-            layer += 1 << (digits[k] - 1)
-    return layer
+def formation_shape(formation: Formation) -> Shape:
+    wall_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))
+    return Shape(
+        ranks_array(formation),
+        np.array(formation.radices, dtype=np.int64),
+        layout(formation),
+        formation.rank_limit,
+        wall_lo,
+        wall_hi,
+    )
 
 
-@njit(cache=True, nogil=True)
-def _next_digits(layer: int, radices: np.ndarray, digits: np.ndarray) -> int:
-    """Step the digits to the next index (an odometer); return the new layer."""
-    for k in range(digits.size):
-        rank = digits[k]
-        if rank > 0:
-            layer -= 1 << (rank - 1)
-        if rank + 1 < radices[k]:
-            digits[k] = rank + 1
-            return layer + (1 << rank)
-        digits[k] = 0
-    return layer
-
-
-@njit(cache=True, nogil=True)
-def _entries(radices: np.ndarray) -> int:
-    """How many positions the mixed radix numbers: the product of the radices."""
-    entries = 1
-    for radix in radices:
-        entries *= radix
-    return entries
+# --- the kernel ---------------------------------------------------------------------------
 
 
 @njit(parallel=True, cache=True)
-def _count_by_layer(radices: np.ndarray, counts: np.ndarray) -> None:
-    """``counts[chunk, L]``: how many indices of each fixed chunk of the index range lie in
-    layer ``L`` (chunks are fixed, so the result never depends on threads)."""
-    entries = _entries(radices)
-    chunks = counts.shape[0]
-    for chunk in prange(chunks):
-        begin = entries * chunk // chunks
-        end = entries * (chunk + 1) // chunks
-        digits = np.zeros(radices.size, dtype=np.int64)
-        layer = _start_digits(begin, radices, digits)
-        for _ in range(begin, end):
-            counts[chunk, layer] += 1
-            layer = _next_digits(layer, radices, digits)
-
-
-@njit(parallel=True, cache=True)
-def _gather_band(radices: np.ndarray, counts: np.ndarray, low: int, high: int, order: np.ndarray):
-    """Gather the indices of layers ``low .. high - 1`` into ``order``, grouped by layer in
-    increasing order, each layer's in increasing index order."""
-    entries = _entries(radices)
-    chunks = counts.shape[0]
-    offsets = np.empty((chunks, high - low), dtype=np.int64)
-    position = 0
-    for layer in range(low, high):
-        for chunk in range(chunks):
-            offsets[chunk, layer - low] = position
-            position += counts[chunk, layer]
-    for chunk in prange(chunks):
-        begin = entries * chunk // chunks
-        end = entries * (chunk + 1) // chunks
-        digits = np.zeros(radices.size, dtype=np.int64)
-        layer = _start_digits(begin, radices, digits)
-        for index in range(begin, end):
-            if low <= layer < high:
-                order[offsets[chunk, layer - low]] = index
-                offsets[chunk, layer - low] += 1
-            layer = _next_digits(layer, radices, digits)
-
-
-@njit(parallel=True, cache=True)
-def _solve_layer(
-    positions: np.ndarray,
-    values: np.ndarray,
-    arrays: np.ndarray,
-    rank_limit: int,
-    wall_lo: np.uint64,
-    wall_hi: np.uint64,
-    tables: np.ndarray,
-) -> None:
-    """Value every position of one layer from the finished layers above it."""
-    for i in prange(positions.size):
-        index = np.int64(positions[i])
-        lo = wall_position(index, wall_lo, arrays)
-        best = 0.0
-        for direction in range(4):
-            value = direction_value(lo, wall_hi, direction, values, arrays, rank_limit, tables)
-            if value > best:
-                best = value
-        values[index] = np.uint16(np.floor(best * SCALE + 0.5))
+def _solve_layer(layer, window, base, out, shape, tables):
+    """Value every position of ``layer`` into ``out`` (by rank within the layer), reading its
+    children in ``window``: the layers above it from file offset ``base`` on."""
+    count = out.size
+    tasks = (count + TASK_POSITIONS - 1) // TASK_POSITIONS
+    for task in prange(tasks):
+        digits = np.empty(shape.radices.size, dtype=np.int64)
+        end = min(count, (task + 1) * TASK_POSITIONS)
+        for rank in range(task * TASK_POSITIONS, end):
+            unrank(rank, layer, shape.radices, shape.ranks, digits)
+            lo = shape.wall_lo
+            for k in range(digits.size):
+                lo |= np.uint64(digits[k]) << np.uint64(4 * shape.layout[ORDER, k])
+            best = 0.0
+            for direction in range(4):
+                value = direction_value(
+                    lo, shape.wall_hi, direction, window, base, shape.ranks, shape.layout,
+                    shape.rank_limit, tables,
+                )  # fmt: skip
+                if value > best:
+                    best = value
+            out[rank] = np.uint16(np.floor(best * SCALE + 0.5))
 
 
 # --- the build ----------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    """A build's progress as its record keeps it."""
+
+    layers_done: int
+    seconds: float
+    digests: list[bytes]
+    """The finished layers' digests, the highest layer first."""
 
 
 def build_table(
@@ -237,6 +222,8 @@ def build_table(
     start and after every layer; an exception it raises stops the build as Ctrl-C does,
     leaving it resumable. ``threads``: numba threads (default: all). ``clock``: the clock
     whose seconds the file records as its build time. Returns the finished file's path.
+    Raises :class:`BuildError` when the disk or memory is short or a stopped build's partial
+    file is damaged, and OSError when a write fails (the build stays resumable).
     """
     folder = tables_dir(directory)
     folder.mkdir(parents=True, exist_ok=True)
@@ -244,78 +231,72 @@ def build_table(
     partial = partial_path(formation.name, folder)
     record = progress_path(formation.name, folder)
     started = clock()
-    layers = layer_count(formation)
+    sizes = layer_sizes(formation)
+    starts = layer_starts(formation)
+    layers = sizes.size
     entries = formation.entries
+    needs = build_needs(formation)
+    _check_memory(formation, needs)
     with _threads(threads) as used, _locked(partial, formation.name) as resumable:
-        state = None if restart or not resumable else _read_progress(record, partial, formation)
-        if state is None:
+        state = None if restart or not resumable else _read_progress(record, formation)
+        if state is not None and state.layers_done == 0:
+            state = None  # nothing done yet: nothing to keep
+        if state is not None:
+            _check_partial(partial, formation, state)
+        else:
             record.unlink(missing_ok=True)  # no record may outlive the values it describes
+            _check_disk(folder, partial, needs)
             _reset_partial(partial, entries)
-            state = (0, 0.0)
-            _write_progress(record, formation, 0, 0.0)
-        _reserve(partial, fresh=state[0] == 0)
-        layers_done, seconds_before = state
+            state = _State(0, 0.0, [])
+            _write_progress(record, formation, state)
+        _reserve(partial, fresh=state.layers_done == 0)
+        seconds_before = state.seconds
 
         def seconds() -> float:
             return seconds_before + (clock() - started)
 
-        counts = np.zeros((min(_CHUNKS, entries), layers), dtype=np.int64)
-        radices = np.array(formation.radices, dtype=np.int64)
-        _count_by_layer(radices, counts)
-        starts = np.zeros(layers + 1, dtype=np.int64)
-        np.cumsum(counts.sum(axis=0), out=starts[1:])
-        values = np.memmap(partial, dtype=DTYPE, mode="r+", offset=PAYLOAD_OFFSET, shape=entries)
-        arrays = layout(formation)
-        wall_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))
+        def done_positions() -> int:
+            return int(starts[layers] - starts[layers - state.layers_done])
+
+        first_layer, at_start = state.layers_done, done_positions()
 
         def report() -> None:
             if progress is not None:
-                done = int(starts[layers] - starts[layers - layers_done])
                 progress(
                     BuildProgress(
-                        formation, layers_done, layers, done, entries, first_layer, at_start
+                        formation, state.layers_done, layers, done_positions(), entries,
+                        first_layer, at_start,
                     )
-                )
+                )  # fmt: skip
 
-        first_layer = layers_done
-        at_start = int(starts[layers] - starts[layers - layers_done])
-        report()
-        last_checkpoint = time.monotonic()
-        try:
-            for low, high in _bands(starts, layers - layers_done):
-                order = np.empty(starts[high] - starts[low], dtype=np.int64)
-                _gather_band(radices, counts, low, high, order)
-                for layer in range(high - 1, low - 1, -1):
-                    begin, end = starts[layer] - starts[low], starts[layer + 1] - starts[low]
-                    if end > begin:
-                        _solve_layer(
-                            order[begin:end],
-                            values,
-                            arrays,
-                            formation.rank_limit,
-                            wall_lo,
-                            wall_hi,
-                            ROW_TABLES,
-                        )
-                    layers_done = layers - layer
-                    if time.monotonic() - last_checkpoint >= CHECKPOINT_SECONDS:
-                        values.flush()
-                        _write_progress(record, formation, layers_done, seconds())
-                        last_checkpoint = time.monotonic()
-                    report()
-                del order
-        except BaseException:
-            values.flush()
-            _write_progress(record, formation, layers_done, seconds())
-            raise
-        values.flush()
-        del values
-        header_seconds = round(seconds(), 3)
+        shape = formation_shape(formation)
         with open(partial, "r+b") as handle:
-            handle.seek(PAYLOAD_OFFSET)
-            checksum = payload_checksum(handle, 2 * entries)
+            window = _read_window(handle, partial, formation, state, starts)
+            report()
+            for layer in range(layers - 1 - state.layers_done, -1, -1):
+                out = np.zeros(sizes[layer], dtype=DTYPE)
+                if out.size:
+                    _solve_layer(layer, window, starts[layer + 1], out, shape, ROW_TABLES)
+                data = memoryview(out).cast("B")
+                handle.seek(PAYLOAD_OFFSET + 2 * int(starts[layer]))
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+                state.digests.append(layer_digest(data))
+                state.layers_done += 1
+                state.seconds = seconds()
+                _write_progress(record, formation, state)
+                above = sizes[layer + 1] if layer + 1 < layers else 0
+                window = np.concatenate([out, window[:above]])
+                report()
+            del window
             header = TableHeader(
-                formation, entries, checksum, header_seconds, os.cpu_count() or 1, used
+                formation,
+                entries,
+                combined_checksum(state.digests[::-1]),
+                round(seconds(), 3),
+                os.cpu_count() or 1,
+                used,
             )
             handle.seek(0)
             handle.write(encode_header(header))
@@ -327,63 +308,133 @@ def build_table(
     return final
 
 
-def _bands(starts: np.ndarray, top: int) -> Iterator[tuple[int, int]]:
-    """Layers ``0 .. top - 1`` in bands ``(low, high)`` of at most :data:`BAND_POSITIONS`
-    positions (or one layer, if larger), from the highest layers down."""
-    high = top
-    while high > 0:
-        low = high - 1
-        while low > 0 and starts[high] - starts[low - 1] <= BAND_POSITIONS:
-            low -= 1
-        yield low, high
-        high = low
+def _read_window(
+    handle: IO[bytes], partial: Path, formation: Formation, state: _State, starts: np.ndarray
+) -> np.ndarray:
+    """The two lowest finished layers (the next layer's children), read back from the partial
+    file and checked against their digests; BuildError if they do not match."""
+    layers = starts.size - 1
+    done = state.layers_done
+    low = layers - done  # the lowest finished layer
+    high = min(layers, low + 2)
+    handle.seek(PAYLOAD_OFFSET + 2 * int(starts[low]))
+    data = handle.read(2 * int(starts[high] - starts[low]))
+    window = np.frombuffer(data, dtype=DTYPE).copy()
+    for layer in range(low, high):
+        piece = window[starts[layer] - starts[low] : starts[layer + 1] - starts[low]]
+        if layer_digest(memoryview(piece).cast("B")) != state.digests[layers - 1 - layer]:
+            raise BuildError(
+                f"the stopped build of table {formation.name} cannot resume: layer {layer} of "
+                f"{partial} does not match the digest recorded when it was written (the file "
+                f"was damaged). Run `2048 tables build --force {formation.name}` to build it "
+                "from the start."
+            )
+    return window
+
+
+def _check_partial(partial: Path, formation: Formation, state: _State) -> None:
+    """A stopped build's partial file has its full size; BuildError if it was cut short."""
+    expected = PAYLOAD_OFFSET + 2 * formation.entries
+    size = partial.stat().st_size
+    if size != expected:
+        raise BuildError(
+            f"the stopped build of table {formation.name} cannot resume: {partial} is "
+            f"{size:,} bytes, not {expected:,} (it was cut short or changed). Run "
+            f"`2048 tables build --force {formation.name}` to build it from the start."
+        )
+
+
+def _gb(count: int) -> str:
+    return f"{count / 1e9:,.2f} GB"
+
+
+def _check_disk(folder: Path, partial: Path, needs: BuildNeeds) -> None:
+    """OSError (ENOSPC, as :func:`_reserve` raises it) unless the folder's disk has room for
+    the table; the blocks the partial file already holds count as room."""
+    try:
+        held = partial.stat().st_blocks * 512
+    except (OSError, AttributeError):
+        held = 0
+    if needs.disk + DISK_MARGIN > shutil.disk_usage(folder).free + held:
+        raise _no_room(errno.ENOSPC, os.strerror(errno.ENOSPC), needs.disk, partial)
+
+
+def _no_room(number: int, problem: str, size: int, partial: Path) -> OSError:
+    return OSError(number, f"{problem} (the table needs {size / 1e6:,.1f} MB there)", str(partial))
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system says it can give (Linux ``MemAvailable``); None elsewhere."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _check_memory(formation: Formation, needs: BuildNeeds) -> None:
+    free = available_memory()
+    if free is not None and needs.memory + MEMORY_MARGIN > free:
+        raise BuildError(
+            f"table {formation.name} needs {_gb(needs.memory + MEMORY_MARGIN)} of memory to "
+            f"build (its largest three layers and py2048 itself), and {_gb(free)} is "
+            "available: close other programs, or build it on a larger machine"
+        )
 
 
 def partial_layers(
     formation: Formation, directory: str | os.PathLike[str] | None = None
 ) -> int | None:
     """Layers a stopped build of ``formation`` has finished, or None when there is none."""
-    record = progress_path(formation.name, directory)
-    state = _read_progress(record, partial_path(formation.name, directory), formation)
-    return None if state is None else state[0]
+    state = _read_progress(progress_path(formation.name, directory), formation)
+    partial = partial_path(formation.name, directory)
+    try:
+        whole = partial.stat().st_size == PAYLOAD_OFFSET + 2 * formation.entries
+    except OSError:
+        whole = False
+    return None if state is None or not whole else state.layers_done
 
 
-def _read_progress(record: Path, partial: Path, formation: Formation) -> tuple[int, float] | None:
-    """``(layers_done, seconds)`` of a stopped build of this formation, or None."""
+def _read_progress(record: Path, formation: Formation) -> _State | None:
+    """The record of a stopped build of this formation, or None."""
     try:
         with open_regular(record) as handle:
             data = json.loads(handle.read(_RECORD_BYTES))
+        digests = [bytes.fromhex(digest) for digest in data["digests"]]
         if (
             data["version"] != PROGRESS_VERSION
             or data["formation"] != formation.to_json()
             or data["entries"] != formation.entries
             or data["layers"] != layer_count(formation)
             or not 0 <= data["layers_done"] <= data["layers"]
+            or len(digests) != data["layers_done"]
         ):
             return None
-        if partial.stat().st_size != PAYLOAD_OFFSET + 2 * formation.entries:
-            return None
-        return int(data["layers_done"]), float(data["seconds"])
+        return _State(int(data["layers_done"]), float(data["seconds"]), digests)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _write_progress(record: Path, formation: Formation, layers_done: int, seconds: float) -> None:
+def _write_progress(record: Path, formation: Formation, state: _State) -> None:
     data = {
         "version": PROGRESS_VERSION,
         "formation": formation.to_json(),
         "entries": formation.entries,
         "layers": layer_count(formation),
-        "layers_done": layers_done,
-        "seconds": seconds,
+        "layers_done": state.layers_done,
+        "seconds": state.seconds,
+        "digests": [digest.hex() for digest in state.digests],
     }
     with atomic_write(record) as handle:
-        handle.write(json.dumps(data, indent=1).encode() + b"\n")
+        handle.write(json.dumps(data).encode() + b"\n")
 
 
 def _reserve(partial: Path, *, fresh: bool) -> None:
     """Give the partial file its disk blocks now, so that a disk too small for the table fails
-    here with an OSError (ENOSPC) instead of a write through the memory map dying of SIGBUS.
+    here with an OSError (ENOSPC), before any layer is solved.
 
     Values already written are kept. When it fails on a ``fresh`` build (no layer done), the
     file gives back every block it holds (it is emptied; the next build starts over).
@@ -402,11 +453,7 @@ def _reserve(partial: Path, *, fresh: bool) -> None:
                 return
             if fresh:
                 handle.truncate(0)
-            raise OSError(
-                error.errno,
-                f"{error.strerror} (the table needs {size / 1e6:,.1f} MB there)",
-                str(partial),
-            ) from None
+            raise _no_room(error.errno, error.strerror, size, partial) from None
 
 
 def _reset_partial(partial: Path, entries: int) -> None:

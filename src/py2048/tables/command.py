@@ -40,13 +40,14 @@ if TYPE_CHECKING:
 
 HELP = "build, list and verify the solver's endgame tables"
 BUILD_KEEPS = (
-    "A build stopped by Ctrl-C or by an error (a full disk included) loses only the layer it was "
-    "solving. One killed, or lost to a crash or a power cut, loses the work since it last "
-    "recorded its finished layers, which it does at the end of the first layer after each "
-    "minute: about a minute of work, more when a single layer takes longer. Run the same "
-    "command again to resume; the table comes out byte-identical to an uninterrupted build."
+    "A build writes each layer of positions (those of one tile sum) as it finishes it, synced "
+    "to disk, and records it, so a build stopped in any way (by Ctrl-C, by an error such as "
+    "a full disk, killed, or lost to a crash or a power cut) loses at most the layer it was "
+    "solving (a table has hundreds). Run the same command again to resume; the table comes "
+    "out byte-identical to an uninterrupted build. A build first checks that the disk and "
+    "memory have room for it."
 )
-"""What ``build --help`` says a stopped build keeps (:data:`.builder.CHECKPOINT_SECONDS`)."""
+"""What ``build --help`` says a stopped build keeps (see :mod:`.builder`)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,6 +14,8 @@ thousand hold most of the visits of a table of a billion positions
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
@@ -55,13 +57,33 @@ def _ends_phase(after: np.uint64, layout: np.ndarray, rank_limit: int) -> bool:
     return False
 
 
+class _Reader(NamedTuple):
+    """A table as the kernels here read it, in its canonical orientation."""
+
+    values: np.ndarray
+    ranks: np.ndarray
+    layout: np.ndarray
+    rank_limit: int
+
+
+def _reader(table: Table) -> _Reader:
+    return _Reader(table.values, table.ranks, table.layouts[0], table.rank_limit)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value(lo, wall_hi, direction, reader, tables):
+    return direction_value(
+        lo, wall_hi, direction, reader.values, 0, reader.ranks, reader.layout, reader.rank_limit,
+        tables,
+    )  # fmt: skip
+
+
 @njit(cache=True, nogil=True)
-def _visits(
-    starts, counts, empty_lo, wall_hi, values, layout, rank_limit, layers, tables,
-    min_visits, min_probability,
-):  # fmt: skip
+def _visits(starts, counts, empty_lo, wall_hi, reader, layers, tables, min_visits, min_probability):
     """(indices, visits) of every position table play reaches from ``starts`` (wall boards,
     ``counts`` visits each); a spawn's share below ``min_visits`` is dropped."""
+    layout = reader.layout
+    rank_limit = reader.rank_limit
     pending = List()
     for _ in range(layers):
         pending.append(Dict.empty(types.uint64, types.float64))
@@ -78,7 +100,7 @@ def _visits(
             best = -1.0
             direction = -1
             for d in range(4):
-                value = direction_value(lo, wall_hi, d, values, layout, rank_limit, tables)
+                value = _value(lo, wall_hi, d, reader, tables)
                 if value > best:
                     best = value
                     direction = d
@@ -136,17 +158,17 @@ def expected_visits(
         counts = np.ones(len(starts), dtype=np.float64)
     layers = layer_count(formation) + 2  # room for a spawn's share past the last layer
     return _visits(
-        starts, np.asarray(counts, dtype=np.float64), empty_lo, wall_hi, table.values, layout,
-        formation.rank_limit, layers, ROW_TABLES, float(min_visits), float(min_probability),
+        starts, np.asarray(counts, dtype=np.float64), empty_lo, wall_hi, _reader(table), layers,
+        ROW_TABLES, float(min_visits), float(min_probability),
     )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def _direction_chances(indices, empty_lo, wall_hi, values, layout, rank_limit, tables, out):
+def _direction_chances(indices, empty_lo, wall_hi, reader, tables, out):
     for i in range(indices.shape[0]):
-        lo = wall_position(indices[i], empty_lo, layout)
+        lo = wall_position(indices[i], empty_lo, reader.layout)
         for d in range(4):
-            out[i, d] = direction_value(lo, wall_hi, d, values, layout, rank_limit, tables)
+            out[i, d] = _value(lo, wall_hi, d, reader, tables)
 
 
 def direction_chances(table: Table, indices: np.ndarray) -> np.ndarray:
@@ -155,9 +177,8 @@ def direction_chances(table: Table, indices: np.ndarray) -> np.ndarray:
     empty_lo, wall_hi = (np.uint64(word) for word in wall_board(table.formation))
     out = np.empty((len(indices), 4), dtype=np.float64)
     _direction_chances(
-        np.asarray(indices, dtype=np.int64), empty_lo, wall_hi, table.values, table.layouts[0],
-        table.rank_limit, ROW_TABLES, out,
-    )  # fmt: skip
+        np.asarray(indices, dtype=np.int64), empty_lo, wall_hi, _reader(table), ROW_TABLES, out
+    )
     return out
 
 

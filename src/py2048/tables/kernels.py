@@ -2,6 +2,8 @@
 
 The builder and the look-up share :func:`direction_value`, so a table's advice for a real board
 is computed exactly as the table itself was: the same float64 operations in the same order.
+Where a position's value lies in a table file is :mod:`.ranking`'s: the kernels take the
+formation's ``RANKS`` array beside the values.
 
 The board the kernels move is the *wall board*: free cells hold their exponent (rank), fixed
 cells hold exponent 31 (nibble 15 in ``lo``, bit set in ``hi``), a tile of 5-bit exponent >= 17
@@ -34,6 +36,7 @@ _WALL_NIBBLE = np.uint64(0xF)
 _VALUES_RO = types.Array(types.uint16, 1, "C", readonly=True)
 _VALUES_RW = types.Array(types.uint16, 1, "C")
 _LAYOUT = types.Array(types.int64, 2, "C")
+_RANKS = types.Array(types.int64, 3, "C", readonly=True)
 _LAYOUTS = types.Array(types.int64, 3, "C")
 _TABLES = types.Array(types.uint32, 2, "C")
 _OUT = types.Array(types.float64, 1, "C")
@@ -41,16 +44,23 @@ _OUT = types.Array(types.float64, 1, "C")
 
 @njit(cache=True, nogil=True, inline="always")
 def afterstate_value(
-    after_lo: np.uint64, values: np.ndarray, layout: np.ndarray, rank_limit: int
+    after_lo: np.uint64,
+    values: np.ndarray,
+    base: int,
+    ranks: np.ndarray,
+    layout: np.ndarray,
+    rank_limit: int,
 ) -> float:
     """The success probability of a wall board just moved (before its spawn).
 
     1 if a target cell holds rank ``rank_limit``, 0 if another free cell does or a free cell
     holds more than its cap allows; otherwise the mean over the empty free cells of
     ``0.9 * v(2 there) + 0.1 * v(4 there)``, from the stored values of those children, summed
-    in the canonical order of the free cells.
+    in the canonical order of the free cells. A child at file offset ``o`` (see
+    :mod:`.ranking`; ``ranks`` is the formation's ``RANKS``) is read at ``values[o - base]``:
+    a whole table with ``base`` 0, or a build's window of layers starting at ``base``.
     """
-    index = 0
+    layer = 0
     success = False
     failure = False
     for k in range(16):
@@ -65,21 +75,48 @@ def afterstate_value(
                 failure = True
         elif rank >= layout[RADIX, cell]:
             failure = True
-        index += rank * layout[PLACE, cell]
+        elif rank > 0:
+            layer += 1 << (rank - 1)
     if success:
         return 1.0
     if failure:
         return 0.0
-    total = 0.0
-    empty = 0
+    whole = 0
+    left = layer
     for k in range(16):
         cell = layout[ORDER, k]
         if cell < 0:
             break
-        if (after_lo >> np.uint64(4 * cell)) & _NIBBLE == 0:
-            place = layout[PLACE, cell]
-            total += SPAWN_2 * values[index + place] + SPAWN_4 * values[index + 2 * place]
+        rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
+        whole += ranks[k, rank, left]
+        if rank > 0:
+            left -= 1 << (rank - 1)
+    # A spawn on cell k raises the sum left for cells 0 .. k by 1 (a 2) or 2 (a 4) and leaves
+    # the cells after k as they were: its offset is the afterstate's terms before k read one
+    # or two sums up, cell k's own term, and the afterstate's terms after k.
+    total = 0.0
+    empty = 0
+    before = 0
+    up_1 = 0
+    up_2 = 0
+    left = layer
+    for k in range(16):
+        cell = layout[ORDER, k]
+        if cell < 0:
+            break
+        rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
+        here = ranks[k, rank, left]
+        if rank == 0:
+            after = whole - before - here - base
+            two = values[up_1 + ranks[k, 1, left + 1] + after]
+            four = values[up_2 + ranks[k, 2, left + 2] + after]
+            total += SPAWN_2 * two + SPAWN_4 * four
             empty += 1
+        before += here
+        up_1 += ranks[k, rank, left + 1]
+        up_2 += ranks[k, rank, left + 2]
+        if rank > 0:
+            left -= 1 << (rank - 1)
     if empty == 0:
         return 0.0
     return total / (empty * SCALE)
@@ -106,15 +143,18 @@ def direction_value(
     hi: np.uint64,
     direction: int,
     values: np.ndarray,
+    base: int,
+    ranks: np.ndarray,
     layout: np.ndarray,
     rank_limit: int,
     tables: np.ndarray,
 ) -> float:
-    """The success probability of moving the wall board ``direction``; -1 if not allowed."""
+    """The success probability of moving the wall board ``direction``; -1 if not allowed
+    (``values``, ``base``, ``ranks``: as :func:`afterstate_value` reads them)."""
     new_lo, new_hi, _ = move(lo, hi, direction, tables)
     if new_hi != hi or new_lo == lo:
         return -1.0
-    return afterstate_value(new_lo, values, layout, rank_limit)
+    return afterstate_value(new_lo, values, base, ranks, layout, rank_limit)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -155,7 +195,9 @@ def position_index(lo: np.uint64, hi: np.uint64, layout: np.ndarray) -> int:
 
 @njit(
     [
-        types.boolean(types.uint64, types.uint64, values, _LAYOUT, types.int64, _TABLES, _OUT)
+        types.boolean(
+            types.uint64, types.uint64, values, _RANKS, _LAYOUT, types.int64, _TABLES, _OUT
+        )
         for values in (_VALUES_RO, _VALUES_RW)
     ],
     cache=True,
@@ -165,6 +207,7 @@ def table_move_values(
     lo: np.uint64,
     hi: np.uint64,
     values: np.ndarray,
+    ranks: np.ndarray,
     layout: np.ndarray,
     rank_limit: int,
     tables: np.ndarray,
@@ -173,7 +216,9 @@ def table_move_values(
     """Each real direction's success probability for a real board read under one symmetry.
 
     ``lo, hi``: the real board (packed as :mod:`py2048.engine.board` packs it); ``values``: the
-    table; ``layout``: one symmetry's arrays (:func:`py2048.tables.layout.layout`);
+    table; ``ranks``: its formation's ``RANKS`` (:func:`py2048.tables.ranking.ranks_array`,
+    where each position lies in ``values``); ``layout``: one symmetry's arrays
+    (:func:`py2048.tables.layout.layout`);
     ``rank_limit``: log2 of the target; ``tables``: the engine's ``ROW_TABLES``. Writes
     ``out[d]`` for the four directions (-1 where the move is not allowed or would move a fixed
     tile) and returns True if the board fits: every fixed cell holds a tile of at least the
@@ -194,13 +239,15 @@ def table_move_values(
         else:
             wall_lo |= np.uint64(cell_exponent(lo, hi, cell)) << np.uint64(4 * cell)
     for d in range(4):
-        out[d] = direction_value(wall_lo, wall_hi, d, values, layout, rank_limit, tables)
+        out[d] = direction_value(wall_lo, wall_hi, d, values, 0, ranks, layout, rank_limit, tables)
     return True
 
 
 @njit(
     [
-        types.int64(types.uint64, types.uint64, values, _LAYOUTS, types.int64, _TABLES, _OUT)
+        types.int64(
+            types.uint64, types.uint64, values, _RANKS, _LAYOUTS, types.int64, _TABLES, _OUT
+        )
         for values in (_VALUES_RO, _VALUES_RW)
     ],
     cache=True,
@@ -210,6 +257,7 @@ def best_table_move_values(
     lo: np.uint64,
     hi: np.uint64,
     values: np.ndarray,
+    ranks: np.ndarray,
     layouts: np.ndarray,
     rank_limit: int,
     tables: np.ndarray,
@@ -226,7 +274,7 @@ def best_table_move_values(
     best = -2.0
     v0 = v1 = v2 = v3 = -1.0
     for k in range(layouts.shape[0]):
-        if not table_move_values(lo, hi, values, layouts[k], rank_limit, tables, out):
+        if not table_move_values(lo, hi, values, ranks, layouts[k], rank_limit, tables, out):
             continue
         top = max(out[0], out[1], out[2], out[3])
         if top > best:

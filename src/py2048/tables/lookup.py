@@ -10,8 +10,8 @@ From Python::
     advice.direction, advice.probability  # 3 (left), 0.730...
     advice.values  # each direction's probability, -1 where not allowed
 
-From numba kernels (the solver): pass ``table.values``, ``table.layouts`` and
-``table.rank_limit`` to :func:`best_table_move_values` (every symmetry) or one
+From numba kernels (the solver): pass ``table.values``, ``table.ranks``, ``table.layouts`` and
+``table.rank_limit`` to :func:`best_table_move_values` (every symmetry), or one
 ``table.layouts[k]`` to :func:`table_move_values`, with the engine's ``ROW_TABLES``. Both are
 compiled with explicit types, ``cache=True`` and ``nogil=True``; see :mod:`.kernels`.
 """
@@ -30,6 +30,7 @@ from py2048.tables import formations
 from py2048.tables.formations import Formation, get_formation
 from py2048.tables.kernels import SCALE, best_table_move_values, table_move_values
 from py2048.tables.layout import layouts
+from py2048.tables.ranking import offsets_of_indices, ranks_array
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
@@ -67,8 +68,10 @@ class Advice:
 
 class Table:
     """An opened, verified table: ``values`` is a read-only memory map of ``formation.entries``
-    uint16 (value / 65535 = probability); ``layouts`` the ``(8, LAYOUT_ROWS, 16)`` arrays of
-    every symmetry."""
+    uint16 (value / 65535 = probability) in the file's layer order, ``ranks`` where each
+    position lies in it (:func:`.ranking.ranks_array`); ``layouts`` the ``(8, LAYOUT_ROWS,
+    16)`` arrays of every symmetry. The map is read a hundred values a move, so a table larger
+    than memory works (the system keeps the pages it reads)."""
 
     def __init__(self, formation: Formation, path: Path, header: TableHeader) -> None:
         self.formation = formation
@@ -76,6 +79,7 @@ class Table:
         self.header = header
         self.rank_limit = formation.rank_limit
         self.layouts = layouts(formation)
+        self.ranks = ranks_array(formation)
         self.values: np.ndarray = np.memmap(
             path, dtype=DTYPE, mode="r", offset=PAYLOAD_OFFSET, shape=formation.entries
         )
@@ -92,7 +96,7 @@ class Table:
         probability (-1 where not allowed); symmetry -1 (and -1 everywhere) if it fits none."""
         out = np.empty(4, dtype=np.float64)
         symmetry = best_table_move_values(
-            np.uint64(lo), np.uint64(hi), self.values, self.layouts, self.rank_limit,
+            np.uint64(lo), np.uint64(hi), self.values, self.ranks, self.layouts, self.rank_limit,
             ROW_TABLES, out,
         )  # fmt: skip
         return int(symmetry), out
@@ -112,8 +116,14 @@ class Table:
         )
 
     def position_value(self, index: int) -> float:
-        """The stored success probability of position ``index`` of the formation."""
-        return int(self.values[index]) / SCALE
+        """The stored success probability of the position of dense index ``index``
+        (:attr:`.formations.Formation.place_values`)."""
+        offset = int(offsets_of_indices(self.formation, np.array([index]))[0])
+        return int(self.values[offset]) / SCALE
+
+    def dense_values(self, indices: np.ndarray) -> np.ndarray:
+        """uint16: the stored values of the positions of these dense indices."""
+        return np.asarray(self.values[offsets_of_indices(self.formation, indices)])
 
 
 def open_table(

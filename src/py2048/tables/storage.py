@@ -8,7 +8,7 @@ A formation ``NAME`` has
 - ``NAME.table``: the finished table;
 - ``NAME.partial`` and ``NAME.progress``: a build in progress (see :mod:`.builder`).
 
-**The file format** (version 1), little-endian:
+**The file format** (version 2), little-endian:
 
 ==========  =======  ==================================================================
 offset      size     content
@@ -17,17 +17,26 @@ offset      size     content
 8           4        format version (uint32)
 12          4        length ``L`` of the header JSON (uint32)
 16          L        header JSON, UTF-8: ``formation`` (its JSON), ``entries``, ``dtype``
-                     (``"<u2"``), ``scale`` (65535), ``checksum`` (``"blake2b-256:"`` and
-                     the hex digest of the payload), ``build_seconds``, ``cores`` (of the
-                     machine that built it), ``threads`` (the build used)
+                     (``"<u2"``), ``scale`` (65535), ``order`` (``"layers"``),
+                     ``checksum`` (``"blake2b-256-layers:"`` and a hex digest, below),
+                     ``build_seconds``, ``cores`` (of the machine that built it),
+                     ``threads`` (the build used)
 16 + L      ...      zeros up to ``PAYLOAD_OFFSET`` (4096)
-4096        2 * N    the payload: N = entries uint16 values, value / 65535 = probability
+4096        2 * N    the payload: N = entries uint16 values, value / 65535 = probability,
+                     layer by layer from the lowest tile sum up, each layer's positions in
+                     the order of :mod:`.ranking`
 ==========  =======  ==================================================================
 
-The payload is page-aligned, so a table opens as a read-only ``np.memmap``. A file whose size is
-not exactly ``4096 + 2 * entries``, or whose payload does not hash to its checksum, raises
-:class:`TableError`. :func:`verify_file` hashes the whole payload: 2-3 s per GB from the page
-cache on this project's 2-core machine (the default set, 5.9 GB, about 14 s), longer from disk.
+The checksum is the blake2b-256 digest of the layers' own blake2b-256 digests, lowest layer
+first, so a build computes it from the layers as it writes them, and a check reads the file
+once, in order. Version 1 (py2048 before layer-ordered tables) held the same values in the
+order of the positions' dense index; such a file is refused with a rebuild hint.
+
+The payload is page-aligned, so a table opens as a read-only ``np.memmap`` and is read through
+it: the look-up reads about a hundred values a move, so a table larger than memory works. A
+file whose size is not exactly ``4096 + 2 * entries``, or whose payload does not hash to its
+checksum, raises :class:`TableError`. :func:`verify_file` hashes the whole payload: 2-3 s per
+GB from the page cache on this project's 2-core machine, longer from disk.
 
 So that this is paid once, not on every process's first hint, a file that hashed right gets a
 *seal* ``NAME.verified`` beside it (JSON: the checksum and the file's device, inode, size,
@@ -49,6 +58,7 @@ import json
 import os
 import struct
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -59,11 +69,12 @@ from py2048.files import NotRegularFileError, open_regular
 from py2048.tables.formations import Formation
 
 MAGIC = b"PY2048TB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+ORDER = "layers"
 PAYLOAD_OFFSET = 4096
 DTYPE = "<u2"
 VALUE_SCALE = 65535
-CHECKSUM_KIND = "blake2b-256"
+CHECKSUM_KIND = "blake2b-256-layers"
 ENVIRONMENT_VARIABLE = "PY2048_TABLES_DIR"
 TABLE_SUFFIX = ".table"
 PARTIAL_SUFFIX = ".partial"
@@ -109,6 +120,7 @@ class TableHeader:
             "entries": self.entries,
             "dtype": DTYPE,
             "scale": VALUE_SCALE,
+            "order": ORDER,
             "checksum": self.checksum,
             "build_seconds": self.build_seconds,
             "cores": self.cores,
@@ -169,6 +181,13 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
     if len(block) < _PREFIX.size or block[:8] != MAGIC:
         raise TableError(path, name, "not a py2048 table file (its first bytes are wrong)")
     _, version, length = _PREFIX.unpack_from(block)
+    if version == 1:
+        raise TableError(
+            path,
+            name,
+            "format version 1, from a py2048 before layer-ordered tables; this py2048 reads "
+            f"version {FORMAT_VERSION}",
+        )
     if version != FORMAT_VERSION:
         raise TableError(
             path, name, f"format version {version}; this py2048 reads version {FORMAT_VERSION}"
@@ -185,7 +204,7 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
             cores=_whole(data["cores"]),
             threads=_whole(data["threads"]),
         )
-        if data["dtype"] != DTYPE or data["scale"] != VALUE_SCALE:
+        if data["dtype"] != DTYPE or data["scale"] != VALUE_SCALE or data["order"] != ORDER:
             raise ValueError("unknown value type")
     except (ValueError, KeyError, TypeError) as exc:
         raise TableError(path, name, f"its header is damaged ({exc})") from None
@@ -200,19 +219,34 @@ def _whole(value: object) -> int:
     return value
 
 
-def payload_checksum(handle: BinaryIO, length: int) -> str:
-    """The checksum of ``length`` payload bytes read from ``handle``'s current position."""
-    digest = hashlib.blake2b(digest_size=32)
-    buffer = bytearray(min(_CHUNK, max(length, 1)))
+def layer_digest(data: bytes | memoryview) -> bytes:
+    """The digest of one layer's stored bytes."""
+    return hashlib.blake2b(data, digest_size=32).digest()
+
+
+def combined_checksum(digests: Sequence[bytes]) -> str:
+    """A file's checksum from its layers' digests, lowest layer first."""
+    return f"{CHECKSUM_KIND}:{hashlib.blake2b(b''.join(digests), digest_size=32).hexdigest()}"
+
+
+def payload_checksum(handle: BinaryIO, formation: Formation) -> str:
+    """The checksum of a payload read from ``handle``'s current position, layer by layer."""
+    from py2048.tables.ranking import layer_sizes
+
+    buffer = bytearray(_CHUNK)
     view = memoryview(buffer)
-    left = length
-    while left > 0:
-        got = handle.readinto(view[: min(left, len(buffer))])
-        if not got:
-            break
-        digest.update(view[:got])
-        left -= got
-    return f"{CHECKSUM_KIND}:{digest.hexdigest()}"
+    digests = []
+    for size in layer_sizes(formation):
+        digest = hashlib.blake2b(digest_size=32)
+        left = 2 * int(size)
+        while left > 0:
+            got = handle.readinto(view[: min(left, len(buffer))])
+            if not got:
+                break
+            digest.update(view[:got])
+            left -= got
+        digests.append(digest.digest())
+    return combined_checksum(digests)
 
 
 def verify_file(path: Path, formation: Formation | None = None) -> TableHeader:
@@ -264,7 +298,7 @@ def _verify_whole(path: Path, formation: Formation | None) -> tuple[TableHeader,
     try:
         with open_regular(path) as handle:
             handle.seek(PAYLOAD_OFFSET)
-            checksum = payload_checksum(handle, 2 * header.entries)
+            checksum = payload_checksum(handle, header.formation)
     except OSError as exc:  # replaced since its header was read
         raise TableError(path, name, f"cannot be read ({exc.strerror})") from None
     if checksum != header.checksum:
