@@ -7,17 +7,16 @@ import { KEYS } from "./storage.js";
 import { ARROWS, DIRECTIONS } from "./view.js";
 
 /**
- * Pause between autoplay moves at each speed, and which of the server's presets the solver
- * searches with: its default one, or its quickest. The server names them (GET /api/presets).
+ * Pause between autoplay moves at each speed; at "max" the solver plays as fast as it answers,
+ * and the slides are cut short (`quick`).
  */
 export const SPEEDS = {
-  slow: { pauseMs: 800, presetRole: "default" },
-  normal: { pauseMs: 250, presetRole: "default" },
-  fast: { pauseMs: 0, presetRole: "quickest" },
+  slow: { pauseMs: 800, quick: false },
+  normal: { pauseMs: 250, quick: false },
+  fast: { pauseMs: 0, quick: false },
+  max: { pauseMs: 0, quick: true },
 };
 
-/** Hints search with the server's default preset. */
-const HINT_PRESET_ROLE = "default";
 /** A busy server (429) is asked again after a pause, this many times at most. */
 const BUSY_RETRIES = 10;
 const BUSY_PAUSE_MS = 300;
@@ -28,6 +27,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * The solver's advice in a player's words: every text of the hint is made here, and the view
  * only places it. With `t` (labels) and `number` (the language's number format).
  *
+ * Each legal direction gets the review's grade (best, good, inaccuracy, mistake, blunder: the
+ * server grades by the review's thresholds), and where an endgame table answered, the chance
+ * of making its tile. The numbers behind the grades wait under "How the solver decided".
+ *
  * Who answered decides what a direction's value means. The search (`source` "search") values it
  * by the points the game is still expected to score after it, so the game's `score` plus that
  * value is the final score the move leads to, and the difference from the advised move is what
@@ -36,7 +39,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function describeAdvice(advice, score, t, number) {
   const { direction, values } = advice;
-  if (!direction) return { move: t("hint.none"), columns: [], rows: [], how: "" };
+  const grades = advice.grades ?? {};
+  if (!direction) return { move: t("hint.none"), chance: "", grades: [], columns: [], rows: [], how: "" };
   const byTable = advice.source === "table";
   // What each legal direction shows, and how far behind the best it is, in its own unit.
   const figureOf = byTable
@@ -44,8 +48,15 @@ export function describeAdvice(advice, score, t, number) {
     : (name) => Math.round(score + values[name]); // final score
   const show = byTable ? (figure) => `${number(figure)}%` : (figure) => number(figure);
   const behindKey = byTable ? "hint.behindChance" : "hint.behind";
+  const label = (name) => `${ARROWS[name]} ${t(`dir.${name}`)}`;
+  const gradeRows = DIRECTIONS.map((name) => {
+    const row = { direction: name, label: label(name), best: name === direction };
+    if (!(name in values)) return { ...row, grade: t("hint.notLegal"), chance: "" };
+    const grade = grades[name] ? t(`grade.${grades[name]}`) : "";
+    return { ...row, grade, chance: byTable ? show(figureOf(name)) : "" };
+  });
   const rows = DIRECTIONS.map((name) => {
-    const row = { direction: name, label: `${ARROWS[name]} ${t(`dir.${name}`)}`, best: false };
+    const row = { direction: name, label: label(name), best: false };
     if (!(name in values)) return { ...row, figure: "", compare: t("hint.notLegal") };
     const behind = Math.round((figureOf(direction) - figureOf(name)) * 10) / 10;
     return {
@@ -66,7 +77,9 @@ export function describeAdvice(advice, score, t, number) {
     ? t("hint.columnChance", { tile: advice.table_target })
     : t("hint.columnFinal");
   return {
-    move: `${ARROWS[direction]} ${t(`dir.${direction}`)}`,
+    move: label(direction),
+    chance: byTable ? t("hint.columnChance", { tile: advice.table_target }) : "",
+    grades: gradeRows,
     columns: [figureColumn, t("hint.columnBehind")],
     rows,
     how,
@@ -74,42 +87,91 @@ export function describeAdvice(advice, score, t, number) {
 }
 
 export class Advisor {
-  constructor({ api, controller, view, storage, speedSelect }) {
+  constructor({ api, controller, view, storage, speedSelect, strengthSelect }) {
     this.api = api;
     this.controller = controller;
     this.view = view;
     this.storage = storage;
     this.speedSelect = speedSelect;
+    this.strengthSelect = strengthSelect;
     this.run = 0; // the current autoplay run's number; 0 when autoplay is off
     this.runs = 0;
     this.presets = null; // the server's answer about its presets, once asked
     this.shown = null; // {advice, state} of the hint on screen
     const speed = storage.get(KEYS.speed);
     if (speed in SPEEDS) speedSelect.value = speed;
-    speedSelect.addEventListener("change", () => storage.set(KEYS.speed, speedSelect.value));
+    speedSelect.addEventListener("change", () => {
+      storage.set(KEYS.speed, speedSelect.value);
+      this.view.setQuickMotion(this.autoplaying && this.speed.quick);
+    });
+    strengthSelect.addEventListener("change", () =>
+      storage.set(KEYS.strength, strengthSelect.value),
+    );
     controller.onNewGame(() => this.stopAutoplay(false));
+  }
+
+  get speed() {
+    return SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
+  }
+
+  /** Fill the strength menu with the server's presets (quickest first), the remembered one
+   *  chosen, else the server's default. A server that cannot say leaves the menu empty, and
+   *  hints then use the server's default. */
+  async loadStrengths() {
+    let answer;
+    try {
+      answer = await this.presetList();
+    } catch {
+      this.strengthSelect.disabled = true;
+      return;
+    }
+    const names = answer.presets.map((preset) => preset.name);
+    this.strengthSelect.replaceChildren(
+      ...answer.presets.map((preset) => {
+        const option = document.createElement("option");
+        option.value = preset.name;
+        option.title = preset.summary;
+        return option;
+      }),
+    );
+    const stored = this.storage.get(KEYS.strength);
+    this.strengthSelect.value = names.includes(stored) ? stored : answer.default;
+    this.labelStrengths();
+  }
+
+  /** Each preset's name in the page's language (the name itself where no label is known). */
+  labelStrengths() {
+    for (const option of this.strengthSelect.options) {
+      const key = `strength.${option.value}`;
+      const label = this.view.t(key);
+      option.textContent = label === key ? option.value : label;
+    }
   }
 
   get autoplaying() {
     return this.run !== 0;
   }
 
-  /** The name of the server's `default` or `quickest` preset; asked once, asked again if that
-   *  failed. */
-  async presetName(role) {
+  /** The server's presets ({presets, default, quickest}); asked once, again if that failed. */
+  async presetList() {
     this.presets ??= this.api.presets();
     try {
-      return (await this.presets)[role];
+      return await this.presets;
     } catch (error) {
       this.presets = null;
       throw error;
     }
   }
 
-  /** The solver's advice on `state` with the preset playing `role`, waiting politely while the
-   *  server is busy with others. */
-  async ask(state, role) {
-    const preset = await this.presetName(role);
+  /** The preset the strength menu names, or the server's default. */
+  async presetName() {
+    return this.strengthSelect.value || (await this.presetList()).default;
+  }
+
+  /** The solver's advice on `state` at the chosen strength, waiting politely while the server
+   *  is busy with others. */
+  async ask(state) {
+    const preset = await this.presetName();
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.api.hint(state, preset);
@@ -127,7 +189,7 @@ export class Advisor {
     if (!state) return;
     let advice;
     try {
-      advice = await this.ask(state, HINT_PRESET_ROLE);
+      advice = await this.ask(state);
     } catch (error) {
       this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
       return;
@@ -159,6 +221,7 @@ export class Advisor {
     if (this.autoplaying || this.controller.banner) return;
     this.run = ++this.runs;
     this.view.setAutoplay(true);
+    this.view.setQuickMotion(this.speed.quick);
     this.view.announce(this.view.t("announce.autoplayOn"));
     this.loop(this.run);
   }
@@ -168,6 +231,7 @@ export class Advisor {
     if (!this.autoplaying) return;
     this.run = 0;
     this.view.setAutoplay(false);
+    this.view.setQuickMotion(false);
     if (announce) this.view.announce(this.view.t("announce.autoplayOff"));
   }
 
@@ -183,10 +247,10 @@ export class Advisor {
       if (this.run !== run) return;
       const state = controller.state;
       if (!state || state.over || controller.banner || controller.replacing) break;
-      const { pauseMs, presetRole } = SPEEDS[this.speedSelect.value] ?? SPEEDS.normal;
+      const { pauseMs } = this.speed;
       let advice;
       try {
-        advice = await this.ask(state, presetRole);
+        advice = await this.ask(state);
       } catch (error) {
         this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
         break;
@@ -204,6 +268,7 @@ export class Advisor {
   }
 
   relabel() {
+    this.labelStrengths();
     this.view.setAutoplay(this.autoplaying);
     this.showAdvice();
   }

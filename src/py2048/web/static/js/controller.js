@@ -10,10 +10,11 @@ import { ApiError, OfflineError } from "./api.js";
 import { KEYS } from "./storage.js";
 
 export class GameController {
-  constructor({ api, storage, view }) {
+  constructor({ api, storage, view, records }) {
     this.api = api;
     this.storage = storage;
     this.view = view;
+    this.records = records; // statistics and past games: each game is kept when it ends
     this.state = null;
     this.best = storage.loadBest();
     this.bestBefore = storage.loadBestBefore() ?? this.best;
@@ -70,6 +71,7 @@ export class GameController {
   }
 
   async recoverFrom(raw, reason) {
+    this.state = null; // a save the server refused is no game to keep
     this.storage.backUpState(raw);
     this.view.showNotice(this.t("notice.corrupt", { reason, key: KEYS.backup }));
     await this.startNewGame();
@@ -157,6 +159,8 @@ export class GameController {
 
   async startNewGame() {
     this.queue.length = 0;
+    // A game that New game replaces after a move is kept (once) as one left unfinished.
+    if (this.inProgress) this.records.record(this.state, "abandoned");
     let answer;
     try {
       answer = await this.api.newGame();
@@ -225,6 +229,7 @@ export class GameController {
     this.recordBest();
     const slid = this.view.animateMove(answer);
     this.view.announce(this.describe(answer, where));
+    if (answer.over) this.records.record(answer.state, "over");
     if (answer.won_now) this.openBanner("win");
     else if (answer.over) this.openBanner("over");
     await slid;
@@ -276,6 +281,7 @@ export class GameController {
     this.save(answer.state);
     this.banner = null;
     this.view.hideBanners();
+    if (answer.state.over) this.records.record(answer.state, "over");
     if (answer.state.over) this.openBanner("over");
     else this.view.announce(this.t("announce.keepGoing"));
   }
@@ -300,7 +306,7 @@ export class GameController {
    *  Undos pressed faster than the server answers are taken back one after another. */
   undo() {
     if (!this.practiceMode) {
-      this.view.announce(this.t("announce.undoNeedsPractice"));
+      this.view.flash(this.t("announce.undoNeedsPractice"));
       return Promise.resolve();
     }
     this.queue.length = 0;

@@ -1,6 +1,7 @@
 // The browser's memory of the game: the state after every move, the best score (and what it
 // was before the game in progress, which a practice game falls back to), the chosen language,
-// autoplay speed and practice mode. When localStorage is unavailable (a private window, a full
+// autoplay speed, solver strength and practice mode, and the statistics and past games that
+// records.js keeps. When localStorage is unavailable (a private window, a full
 // quota) the page keeps working from memory for the session.
 
 export const KEYS = Object.freeze({
@@ -11,6 +12,10 @@ export const KEYS = Object.freeze({
   practice: "py2048.practice",
   language: "py2048.language",
   speed: "py2048.autoplay.speed",
+  strength: "py2048.solver.strength",
+  statistics: "py2048.statistics",
+  games: "py2048.games",
+  counted: "py2048.games.counted", // the seed of the last game the statistics counted
 });
 
 /** Stands in for localStorage when the browser gives none: remembers until the page closes. */

@@ -37,6 +37,11 @@ export class View extends Announcer {
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.translator = null;
     this.board = null;
+    this.quick = false; // autoplay at "max": no slide to wait for, no pop
+  }
+
+  get language() {
+    return this.translator.language;
   }
 
   setTranslator(translator) {
@@ -88,7 +93,7 @@ export class View extends Announcer {
       this.tiles.append(makeTile(spawned.value, [spawned.row, spawned.col], "tile-new"));
     }
     this.labelCells(state.board);
-    const wait = this.reducedMotion.matches ? 0 : SLIDE_MS;
+    const wait = this.reducedMotion.matches || this.quick ? 0 : SLIDE_MS;
     return new Promise((resolve) => setTimeout(resolve, wait));
   }
 
@@ -149,33 +154,44 @@ export class View extends Announcer {
     if (hadFocus) this.grid.focus();
   }
 
-  /** Show a hint as the advisor words it: {move, columns, rows, how} (see describeAdvice). */
-  showHint({ move, columns, rows, how }) {
+  /** Show a hint as the advisor words it: {move, chance, grades, columns, rows, how} (see
+   *  describeAdvice): each move's grade on top, the numbers under the details. */
+  showHint({ move, chance, grades, columns, rows, how }) {
     byId("hint-move").textContent = move;
+    const chanceHeading = byId("hint-chance-heading");
+    chanceHeading.textContent = chance;
+    chanceHeading.hidden = !chance;
+    byId("hint-grades").replaceChildren(
+      ...grades.map((row) => this.hintRow(row, chance ? [row.grade, row.chance] : [row.grade])),
+    );
     byId("hint-figure-heading").textContent = columns[0] ?? "";
     byId("hint-compare-heading").textContent = columns[1] ?? "";
     byId("hint-values").replaceChildren(
-      ...rows.map((row) => {
-        const line = document.createElement("tr");
-        line.dataset.direction = row.direction;
-        if (row.best) line.className = "best";
-        const label = document.createElement("th");
-        label.scope = "row";
-        label.textContent = row.label;
-        const figure = document.createElement("td");
-        figure.textContent = row.figure;
-        const compare = document.createElement("td");
-        compare.textContent = row.compare;
-        line.append(label, figure, compare);
-        return line;
-      }),
+      ...rows.map((row) => this.hintRow(row, [row.figure, row.compare])),
     );
     byId("hint-how").textContent = how;
-    this.hintPanel.querySelector("table").hidden = rows.length === 0;
+    this.hintPanel.querySelector(".hint-grades").hidden = grades.length === 0;
     this.hintPanel.querySelector("details").hidden = !how;
     this.hintPanel.hidden = false;
     // Where the hint sits below the board (a phone), bring it into sight.
     this.hintPanel.scrollIntoView({ block: "nearest" });
+  }
+
+  /** A row of a hint's table: the move, then `cells`. */
+  hintRow(row, cells) {
+    const line = document.createElement("tr");
+    line.dataset.direction = row.direction;
+    if (row.best) line.className = "best";
+    const label = document.createElement("th");
+    label.scope = "row";
+    label.textContent = row.label;
+    line.append(label);
+    for (const text of cells) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      line.append(cell);
+    }
+    return line;
   }
 
   hideHint() {
@@ -196,6 +212,12 @@ export class View extends Announcer {
   /** Mark the game on screen as practice (Undo was used in it), or not. */
   setPracticeGame(practice) {
     this.practiceBadge.hidden = !practice;
+  }
+
+  /** Autoplay at "max": slides are not waited for and tiles do not pop (`html[data-quick]`). */
+  setQuickMotion(quick) {
+    this.quick = quick;
+    document.documentElement.toggleAttribute("data-quick", quick);
   }
 
   setAutoplay(running) {
