@@ -3,6 +3,8 @@ this machine, request heads that never end, and the security headers of /docs.""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import signal
 import socket
@@ -15,8 +17,9 @@ import httpx
 import pytest
 import uvicorn
 
+from py2048 import Game
 from py2048.web import create_app
-from py2048.web.connections import HEAD_TIMEOUT_S, HeadTimeoutProtocol
+from py2048.web.connections import HEAD_TIMEOUT_S, MAX_HEAD_BYTES, HeadTimeoutProtocol
 from py2048.web.hosts import HostPolicy
 from py2048.web.server import network_warning, reachable_addresses, server_config
 from tests.web.test_server import START_TIMEOUT_S, read_url, start_cli
@@ -214,6 +217,86 @@ def test_requests_that_arrive_in_time_are_answered_on_one_connection(timed_url: 
 def test_2048_serve_gives_request_heads_a_few_seconds() -> None:
     assert server_config(create_app()).http is HeadTimeoutProtocol
     assert 1 <= HEAD_TIMEOUT_S <= 10
+
+
+# --- the size of a request head ----------------------------------------------------------------
+
+
+def address(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
+def head(url: str, extra: int, path: str = "/healthz") -> bytes:
+    """A GET whose head holds an ``extra``-byte header value (head not yet ended)."""
+    host, port = address(url)
+    return f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nX-Big: ".encode() + b"a" * extra
+
+
+def answer(sock: socket.socket) -> bytes:
+    reply = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(65536):
+            reply += chunk
+    return reply
+
+
+def test_a_request_head_over_the_limit_gets_431_and_the_connection_closes(timed_url: str) -> None:
+    with socket.create_connection(address(timed_url), timeout=10) as sock:
+        sock.sendall(head(timed_url, MAX_HEAD_BYTES) + b"\r\n\r\n")
+        reply = answer(sock)
+    assert reply.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+    assert b"connection: close" in reply.lower()
+    body = json.loads(reply.partition(b"\r\n\r\n")[2])
+    assert body == {
+        "detail": f"the request's line and headers are larger than the limit of "
+        f"{MAX_HEAD_BYTES} bytes"
+    }
+
+
+def test_a_huge_header_sent_in_pieces_is_cut_off_as_its_bytes_arrive(timed_url: str) -> None:
+    """The probe's attack: a 64 MB header value in 64 KiB pieces. The server answers after
+    about the limit's worth, instead of taking in (and copying, piece by piece) all of it."""
+    piece = b"a" * 65536
+    sent = 0
+    with socket.create_connection(address(timed_url), timeout=10) as sock:
+        sock.sendall(head(timed_url, 0))
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while sent < 64 * 1024 * 1024:
+                sock.sendall(piece)
+                sent += len(piece)
+        reply = answer(sock)
+    assert reply.startswith(b"HTTP/1.1 431")
+    assert sent < 8 * 1024 * 1024  # the server closed long before the 64 MB were sent
+
+
+def test_a_head_just_under_the_limit_is_answered(timed_url: str) -> None:
+    request = head(timed_url, MAX_HEAD_BYTES - 1024) + b"\r\nConnection: close\r\n\r\n"
+    assert len(request) < MAX_HEAD_BYTES
+    with socket.create_connection(address(timed_url), timeout=10) as sock:
+        sock.sendall(request)
+        assert answer(sock).startswith(b"HTTP/1.1 200")
+
+
+def test_bodies_do_not_count_toward_the_head_limit(timed_url: str) -> None:
+    """A body far larger than the head limit, sent with its head in one piece, and two such
+    requests pipelined on one connection: all answered."""
+    host, port = address(timed_url)
+    game = Game.replay(7, "LDRD" * 30)
+    state = game.to_dict()
+    body = json.dumps({"state": state}) + " " * 200_000
+    request = (
+        f"POST /api/check HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json"
+        f"\r\nContent-Length: {len(body)}\r\n\r\n{body}"
+    ).encode()
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(request + request.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n", 1))
+        reply = answer(sock)
+    assert reply.count(b"HTTP/1.1 200 OK") == 2, reply[:300]
+
+
+def test_under_h11_the_head_limit_is_the_same() -> None:
+    assert server_config(create_app()).h11_max_incomplete_event_size == MAX_HEAD_BYTES
 
 
 # --- security headers --------------------------------------------------------------------------

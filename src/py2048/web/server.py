@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import uvicorn
 
 from py2048.web.app import create_app
-from py2048.web.connections import HeadTimeoutProtocol
+from py2048.web.connections import MAX_HEAD_BYTES, HeadTimeoutProtocol
 from py2048.web.hosts import HostPolicy
 
 SHUTDOWN_GRACE_S = 3
@@ -56,10 +56,12 @@ def serve(
 
 
 def server_config(app: object) -> uvicorn.Config:
-    """How ``2048 serve`` runs ``app``: quiet, a deadline on request heads, a short shutdown."""
+    """How ``2048 serve`` runs ``app``: quiet, a deadline and a size limit on request heads, a
+    short shutdown."""
     return uvicorn.Config(
         app,  # type: ignore[arg-type]
         http=HeadTimeoutProtocol,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
