@@ -1,7 +1,7 @@
 """Web server: /api/move latency under load with hints running, and under attack; page weight.
 
 Run:  nice -n 10 python benchmarks/web.py [--rate 200] [--seconds 30] [--hint-clients 2]
-                                          [--attack-clients 2]
+                                          [--attack-clients 2] [--head-attack-clients 1]
 
 1. In this process, the CPU time one /api/move costs the server: the whole app (middleware,
    validation, engine, serialization) called directly through ASGI, without sockets. This is
@@ -19,6 +19,12 @@ Run:  nice -n 10 python benchmarks/web.py [--rate 200] [--seconds 30] [--hint-cl
    many small nested lists just under the server's body limit (0.3-0.4 s of event loop each
    when it was parsed before being checked). Prints the same figures against a 10 ms target,
    and how the attack requests were answered.
+   Then the same again with ``--head-attack-clients`` clients (again in a process of their own)
+   each sending one request whose header value is 64 MB long, in 64 KiB pieces as fast as the
+   server takes them, and starting over on a new connection when it is closed: what an outside
+   probe found to hold every other request up for 3.7-7.2 s, when the parser copied the value
+   whole for each piece it joined. Prints the same figures against the 10 ms target, and how
+   many bytes each such request got to send before the server answered or closed it.
 3. Adds up the bytes of everything under src/py2048/web/static (HTML, CSS, JS, locale JSON,
    fonts) against the 150 KB target, and checks that no page, stylesheet or script loads
    anything from another host (links to other sites, which load nothing, are allowed).
@@ -60,11 +66,12 @@ SERVER_START_TIMEOUT_S = 60
 # --- the server under test ---------------------------------------------------------------------
 
 
-def start_server() -> tuple[subprocess.Popen[str], str, int]:
+def start_server(tables: Path) -> tuple[subprocess.Popen[str], str, int]:
     process = subprocess.Popen(
         [sys.executable, "-m", "py2048", "serve", "--port", "0", "--no-browser"],
         stdout=subprocess.PIPE,
         text=True,
+        env=os.environ | {"PY2048_TABLES_DIR": str(tables)},
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -292,6 +299,50 @@ class Attack:
     sent: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     answer_ms: list[float] = field(default_factory=list)
+    bytes_sent: list[int] = field(default_factory=list)
+    """For the header attack: how many bytes of each request went out before it ended."""
+
+
+HEADER_ATTACK_BYTES = 64 * 1024 * 1024
+HEADER_ATTACK_PIECE = 64 * 1024
+
+
+async def header_attack_client(host: str, port: int, until: float, attack: Attack) -> None:
+    """One request with a 64 MB header value sent in 64 KiB pieces, again and again."""
+    loop = asyncio.get_running_loop()
+    piece = b"a" * HEADER_ATTACK_PIECE
+    start = f"GET /healthz HTTP/1.1\r\nHost: {host}:{port}\r\nX-Big: ".encode()
+    while loop.time() < until:
+        started = loop.time()
+        status, sent = -1, 0
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        answer = asyncio.ensure_future(reader.readline())
+        try:
+            writer.write(start)
+            while sent < HEADER_ATTACK_BYTES and loop.time() < until and not answer.done():
+                writer.write(piece)
+                await writer.drain()
+                sent += len(piece)
+            if sent >= HEADER_ATTACK_BYTES:
+                writer.write(b"\r\n\r\n")
+                await writer.drain()
+        except OSError:
+            pass  # the server closed the connection
+        try:
+            line = await asyncio.wait_for(answer, timeout=30)
+            status = int(line.split()[1]) if line else -1
+        except (OSError, ValueError, IndexError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+        attack.sent += 1
+        attack.statuses[status] = attack.statuses.get(status, 0) + 1
+        attack.answer_ms.append((loop.time() - started) * 1000)
+        attack.bytes_sent.append(sent + len(start))
 
 
 async def attack_client(host: str, port: int, until: float, attack: Attack) -> None:
@@ -311,13 +362,17 @@ async def attack_client(host: str, port: int, until: float, attack: Attack) -> N
     conn.close()
 
 
-def run_attackers(host: str, port: int, clients: int, seconds: float, results: Any) -> None:
-    """In a process of its own, so that sending the bodies does not slow the load generator."""
+def run_attackers(
+    host: str, port: int, clients: int, seconds: float, results: Any, headers: bool = False
+) -> None:
+    """In a process of its own, so that sending the attacks does not slow the load generator:
+    the nested-lists bodies, or with ``headers`` the 64 MB header."""
+    client = header_attack_client if headers else attack_client
 
     async def attack_for() -> Attack:
         attack = Attack()
         until = asyncio.get_running_loop().time() + seconds
-        await asyncio.gather(*(attack_client(host, port, until, attack) for _ in range(clients)))
+        await asyncio.gather(*(client(host, port, until, attack) for _ in range(clients)))
         return attack
 
     results.send(asdict(asyncio.run(attack_for())))
@@ -325,9 +380,10 @@ def run_attackers(host: str, port: int, clients: int, seconds: float, results: A
 
 async def measure(
     host: str, port: int, args: argparse.Namespace
-) -> tuple[Results, Results, Results, Attack]:
+) -> tuple[Results, Results, Results, Attack, Results, Attack]:
     """(/healthz alone: the floor of this generator on this machine, /api/move with hints,
-    /api/move with hints and attack clients, what the attack clients got)."""
+    /api/move with hints and attack clients, what the attack clients got, /api/move with hints
+    and header attack clients, what those got)."""
     rng = random.Random(args.seed)
     prepare = Connection(host, port)
     moves = [prepare.post("/api/move", body) for body in move_bodies(500, rng)]
@@ -352,25 +408,42 @@ async def measure(
     stop.set()
     await asyncio.gather(*hinters)
 
-    attacked = Results()
+    attacked, attack = await under_attack(host, port, args, moves, rng, args.attack_clients)
+    headed, header_attack = await under_attack(
+        host, port, args, moves, rng, args.head_attack_clients, headers=True
+    )
+    return floor, loaded, attacked, attack, headed, header_attack
+
+
+async def under_attack(
+    host: str,
+    port: int,
+    args: argparse.Namespace,
+    moves: list[bytes],
+    rng: random.Random,
+    clients: int,
+    headers: bool = False,
+) -> tuple[Results, Attack]:
+    """/api/move with hints while ``clients`` attackers run in a process of their own."""
+    results = Results()
     stop = asyncio.Event()
     hinters = [
-        asyncio.create_task(hint_client(host, port, args.hint_preset, stop, attacked, rng))
+        asyncio.create_task(hint_client(host, port, args.hint_preset, stop, results, rng))
         for _ in range(args.hint_clients)
     ]
     receiving, sending = multiprocessing.get_context("spawn").Pipe(duplex=False)
     attackers = multiprocessing.get_context("spawn").Process(
         target=run_attackers,
-        args=(host, port, args.attack_clients, args.seconds + 1.0, sending),
+        args=(host, port, clients, args.seconds + 1.0, sending, headers),
     )
     attackers.start()
     await asyncio.sleep(1.0)  # the attackers' process starts and begins sending
-    await drive(host, port, args.rate, args.seconds, args.connections, moves, attacked)
+    await drive(host, port, args.rate, args.seconds, args.connections, moves, results)
     stop.set()
     await asyncio.gather(*hinters)
     attack = Attack(**await asyncio.to_thread(receiving.recv))
     attackers.join()
-    return floor, loaded, attacked, attack
+    return results, attack
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -426,6 +499,23 @@ def report_attack(attacked: Results, attack: Attack, args: argparse.Namespace) -
             f"  attack requests: {attack.sent} answered, statuses {attack.statuses}, "
             f"median {statistics.median(attack.answer_ms):.1f} ms, "
             f"max {max(attack.answer_ms):.1f} ms each"
+        )
+
+
+def report_header_attack(attacked: Results, attack: Attack, args: argparse.Namespace) -> None:
+    print(
+        f"under a header attack: the same, with {args.head_attack_clients} more clients (a "
+        f"process of their own) each sending a {HEADER_ATTACK_BYTES >> 20} MB header value in "
+        f"{HEADER_ATTACK_PIECE >> 10} KiB pieces, on a new connection when one is closed"
+    )
+    report_load(Results(), attacked, args, ATTACKED_P99_TARGET_MS)
+    if attack.bytes_sent:
+        print(
+            f"  header requests: {attack.sent}, statuses {attack.statuses} (-1: closed without "
+            f"an answer), bytes each sent before it ended: median "
+            f"{statistics.median(attack.bytes_sent) / 1024:.0f} KiB, max "
+            f"{max(attack.bytes_sent) / 1024:.0f} KiB; median "
+            f"{statistics.median(attack.answer_ms):.1f} ms, max {max(attack.answer_ms):.1f} ms each"
         )
 
 
@@ -521,14 +611,28 @@ def main() -> None:
     parser.add_argument(
         "--attack-clients", type=int, default=2, help="back-to-back nested-lists attackers"
     )
+    parser.add_argument(
+        "--head-attack-clients", type=int, default=1, help="clients sending a 64 MB header"
+    )
     parser.add_argument("--seed", type=int, default=2048, help="seed of the generated saves")
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        help="the server's tables folder (default: $PY2048_TABLES_DIR, else the user cache's)",
+    )
     args = parser.parse_args()
+    from py2048.tables import tables_dir
+
+    tables = tables_dir(args.tables).resolve()
+    print(f"tables folder of the server (PY2048_TABLES_DIR): {tables}")
 
     report_cpu_per_move(move_bodies(500, random.Random(args.seed)))
-    process, host, port = start_server()
+    process, host, port = start_server(tables)
     try:
         started = time.monotonic()
-        floor, loaded, attacked, attack = asyncio.run(measure(host, port, args))
+        floor, loaded, attacked, attack, headed, header_attack = asyncio.run(
+            measure(host, port, args)
+        )
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         print(
             f"(measured in {time.monotonic() - started:.0f} s on {os.cpu_count()} cores; "
@@ -536,6 +640,7 @@ def main() -> None:
         )
         report_load(floor, loaded, args)
         report_attack(attacked, attack, args)
+        report_header_attack(headed, header_attack, args)
         report_pages(asyncio.run(fetch_page(host, port, "/solver")))
     finally:
         process.terminate()

@@ -13,6 +13,8 @@ pieces held every other request up for seconds. So the bytes of each head are co
 arrive, before the parser sees them: the parser is given at most ``max_head_bytes`` of one head,
 and a head that needs more gets 431 (Request Header Fields Too Large) and the connection is
 closed (closed without an answer when the connection is still answering an earlier request).
+Before it is closed, what the client still sends is read and dropped for ``LINGER_S``: closing a
+socket with unread data resets the connection, and the client could lose the 431 unread.
 Under h11 (uvicorn's parser when httptools is missing), its own limit on an incomplete head is
 set to the same size (:func:`py2048.web.server.server_config`), and it answers 400.
 """
@@ -25,6 +27,7 @@ import json
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 HEAD_TIMEOUT_S = 5.0
+LINGER_S = 1.0
 MAX_HEAD_BYTES = 64 * 1024
 """The most bytes a request's line and headers may hold together: far above any browser's
 (cookies included, a few KiB), far below what makes parsing a head cost anything."""
@@ -41,12 +44,16 @@ class HeadTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
     follows pipelined requests too, whatever the connection is answering)."""
     _head_bytes = 0
     """Bytes given to the parser since the head it is in began (or the last message ended)."""
+    _refused = False
+    """A head too large was answered with 431: what comes now is dropped unparsed."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._start_head_timer()
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
         if not hasattr(self, "parser"):  # h11, which keeps its own limit (see above)
             self._parse(data)
             return
@@ -94,6 +101,11 @@ class HeadTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
                 b"content-length: " + str(len(body)).encode() + b"\r\n"
                 b"connection: close\r\n\r\n" + body
             )
+            if self.transport.can_write_eof():
+                self._refused = True
+                self.transport.write_eof()
+                self.loop.call_later(LINGER_S, self.transport.close)
+                return
         self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
