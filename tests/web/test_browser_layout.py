@@ -73,6 +73,7 @@ def test_on_a_laptop_the_board_scores_controls_and_hint_show_without_scrolling(
 ) -> None:
     width, height = screen[0], screen[1] - BROWSER_CHROME_PX
     answer = {"direction": "left", "values": {"left": 9.5, "down": 3.0}, "depth": 2}
+    answer["grades"] = {"left": "best", "down": "blunder"}
     with open_game(browser, server_url, (width, height), locale=language) as session:
         session.page.route(
             "**/api/hint", lambda route: route.fulfill(json=answer | {"elapsed_ms": 0.4})
@@ -89,6 +90,34 @@ def test_on_a_laptop_the_board_scores_controls_and_hint_show_without_scrolling(
             shot,
         )
         assert header_rows(session) <= 2, shot
+
+
+def control_rows(session: Session) -> int:
+    """How many rows the game's buttons and menus take."""
+    tops = session.page.eval_on_selector_all(
+        ".controls .button:not([hidden]), .controls select",
+        "items => items.map(i => Math.round(i.getBoundingClientRect().top))",
+    )
+    rows: list[int] = []
+    for top in sorted(tops):
+        if not rows or top - rows[-1] > 8:
+            rows.append(top)
+    return len(rows)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("screen", LAPTOPS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_a_laptop_the_controls_keep_to_two_rows_in_every_language(
+    browser: Any, server_url: str, tmp_path: Path, screen: tuple[int, int], language: str
+) -> None:
+    width, height = screen[0], screen[1] - BROWSER_CHROME_PX
+    with open_game(browser, server_url, (width, height), locale=language) as session:
+        session.open(prepared(OPEN_BOARD), **{"py2048.language": language})
+        session.page.click("#practice")  # Undo shows too
+        session.page.wait_for_selector("#undo", state="visible")
+        shot = tmp_path / f"controls-{screen[0]}x{screen[1]}-{language}.png"
+        session.page.screenshot(path=str(shot))
+        assert control_rows(session) <= 2, shot
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -201,12 +201,57 @@ def test_a_bad_or_foreign_file_is_refused_and_changes_nothing(
     before = session.page.inner_text("#summary")
     bad = tmp_path / "game.json"
     bad.write_text(content)
+    session.page.locator("#import").scroll_into_view_if_needed()
     session.page.set_input_files("#import-file", str(bad))
-    session.page.wait_for_selector("#notice:not([hidden])")
-    assert message in session.page.inner_text("#notice-text")
-    assert "Nothing was changed" in session.page.inner_text("#notice-text")
+    session.page.wait_for_selector("#share-message:not([hidden])")
+    assert message in session.page.inner_text("#share-message")
+    assert "Nothing was changed" in session.page.inner_text("#share-message")
     assert session.page.url.endswith("#" + fragment)
     assert session.page.inner_text("#summary") == before
+    # Said where the player is looking, the Import button, and focused.
+    assert session.page.evaluate("document.activeElement.id") == "share-message"
+    assert in_viewport(session, "#share-message") and in_viewport(session, "#import")
+
+
+def in_viewport(session: Session, selector: str) -> bool:
+    box = session.page.locator(selector).bounding_box()
+    size = session.page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def test_share_on_the_review_copies_the_score_and_the_link(session: Session) -> None:
+    session.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    game = Game.replay(7, "DLDRDLDDLURDLDDR")
+    fragment = review_fragment(7, letters(game))
+    session.page.goto(f"{session.url}/review#{fragment}")
+    wait_reviewed(session)
+    session.page.click("#share-game")
+    session.page.wait_for_selector("#share-message:not([hidden])")
+    assert "Copied to the clipboard" in session.page.inner_text("#share-message")
+    text = session.page.evaluate("navigator.clipboard.readText()")
+    tile = max(max(row) for row in game.board)
+    assert text == (
+        f"I scored {game.score} in 2048, largest tile {tile}. Every move of the game: "
+        f"{session.url}/review#{fragment}"
+    )
+
+
+def test_the_graph_of_a_game_in_progress_ends_where_its_last_move_promised(
+    session: Session,
+) -> None:
+    """A game not over has no final score yet: its graph's last point is what the last move
+    promised, not the score so far (which would drop like a cliff)."""
+    game = Game.replay(7, "DLDRDLDDLURDLDDRDLDLDDLRDLDD")
+    assert not game.over
+    session.page.goto(f"{session.url}/review#{review_fragment(7, letters(game))}")
+    wait_reviewed(session)
+    points = session.page.get_attribute(".graph-line", "points").split()
+    heights = [float(point.split(",")[1]) for point in points]
+    # SVG's y grows downwards: the last point sits near the one before, far above the score.
+    assert abs(heights[-1] - heights[-2]) < (max(heights) - min(heights) + 1) / 2
+    graded = review(7, game.history)
+    last = graded.moves[-1]
+    assert last.score + last.values[last.played] > 4 * game.score
 
 
 @pytest.mark.parametrize(

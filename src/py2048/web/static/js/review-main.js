@@ -37,7 +37,7 @@ async function main() {
   await followLanguageMenu(new StorageManager(), (translator) => {
     view.setTranslator(translator);
     if (controller.review) {
-      view.showReview(controller.review, controller.game.practice);
+      view.showReview(controller.review, controller.game.practice, controller.state.over);
       view.showPosition(controller.position);
     } else if (controller.game) {
       view.showGame(controller.game, window.location.href);
@@ -62,6 +62,7 @@ async function main() {
     if (controller.game) controller.grade();
   });
   byId("copy-link").addEventListener("click", () => controller.copyLink());
+  byId("share-game").addEventListener("click", () => controller.shareGame());
   byId("review-link").addEventListener("focus", (event) => event.target.select());
   byId("export").addEventListener("click", () => controller.exportGame());
   const fileInput = byId("import-file");

@@ -5,6 +5,7 @@
 
 import { ApiError, OfflineError } from "./api.js";
 import { GameCodeError, decodeGame, encodeGame, gameOfSave, parseSaveText } from "./gamecode.js";
+import { share, shareText } from "./share.js";
 
 /** Pause between two positions while the replay plays. */
 const PLAY_MS = 450;
@@ -95,7 +96,7 @@ export class ReviewController {
     this.review = answer.review;
     this.state = answer.state;
     this.view.hideProgress();
-    this.view.showReview(answer.review, game.practice);
+    this.view.showReview(answer.review, game.practice, answer.state.over);
     this.seek(0);
     this.view.announce(
       this.t("announce.reviewed", {
@@ -166,11 +167,21 @@ export class ReviewController {
     const link = window.location.href;
     try {
       await navigator.clipboard.writeText(link);
-      this.view.announce(this.t("share.copied"));
-      this.view.showNotice(this.t("share.copied"));
+      this.view.sayBesideButtons(this.t("share.copied"));
     } catch {
-      this.view.showNotice(this.t("share.copyByHand"));
+      this.view.sayBesideButtons(this.t("share.copyByHand"));
     }
+  }
+
+  /** Share the reviewed game: its final score, largest tile and this review's link. */
+  async shareGame() {
+    if (!this.review) return;
+    const figures = { score: this.review.final_score, tile: this.review.max_tile };
+    const view = this.view;
+    const { text } = shareText(this.game, figures, view.t.bind(view), (n) => view.number(n));
+    const outcome = await share(text);
+    if (outcome === "copied") view.sayBesideButtons(this.t("share.copiedText"));
+    else if (outcome === "refused") view.sayBesideButtons(this.t("share.byHand", { text }));
   }
 
   /** Save the reviewed game as a py2048 file (the engine's save format). */
@@ -195,15 +206,15 @@ export class ReviewController {
       save = parseSaveText(await file.text());
     } catch (error) {
       if (!(error instanceof GameCodeError)) throw error;
-      this.view.showNotice(this.t(error.key));
+      this.view.sayBesideButtons(this.t(error.key));
       return;
     }
     try {
       await this.api.check(save);
     } catch (error) {
       if (error instanceof ApiError && error.rejected) {
-        this.view.showNotice(this.t("import.invalid", { detail: error.detail }));
-      } else this.view.showNotice(this.t("notice.offline"));
+        this.view.sayBesideButtons(this.t("import.invalid", { detail: error.detail }));
+      } else this.view.sayBesideButtons(this.t("notice.offline"));
       return;
     }
     const game = gameOfSave(save);
@@ -212,17 +223,17 @@ export class ReviewController {
       replayed = (await this.api.replay(game)).state;
     } catch (error) {
       if (error instanceof ApiError && error.rejected) {
-        this.view.showNotice(this.t("import.setUp"));
-      } else this.view.showNotice(this.t("notice.offline"));
+        this.view.sayBesideButtons(this.t("import.setUp"));
+      } else this.view.sayBesideButtons(this.t("notice.offline"));
       return;
     }
     const sameBoard = JSON.stringify(replayed.board) === JSON.stringify(save.board);
     const same = sameBoard && replayed.score === save.score;
     if (!same) {
-      this.view.showNotice(this.t("import.setUp"));
+      this.view.sayBesideButtons(this.t("import.setUp"));
       return;
     }
-    this.view.hideNotice();
+    this.view.hideButtonsMessage();
     // The address now holds the imported game: its link can be shared like any other.
     window.location.hash = encodeGame(game);
   }

@@ -27,10 +27,12 @@ function svg(name, attributes = {}) {
 }
 
 /** The final score each position promised (the score plus the best move's value), and at the
- *  end the game's final score: the graph's line. */
-export function expectedScores(review) {
+ *  end the game's final score: the graph's line. A game still in progress (`over` false) has
+ *  no final score yet: its last point is what its last move promised. */
+export function expectedScores(review, over = true) {
   const line = review.moves.map((move) => move.score + move.values[move.best]);
-  line.push(review.final_score);
+  const last = review.moves.at(-1);
+  line.push(over || !last ? review.final_score : last.score + last.values[last.played]);
   return line;
 }
 
@@ -66,6 +68,19 @@ export class ReviewView extends Announcer {
     return `${ARROWS[name]} ${this.t(`dir.${name}`)}`;
   }
 
+  /** Say `text` beside the Share, Export and Import buttons, where the player is looking, and
+   *  move focus there (so a screen reader reads it too). */
+  sayBesideButtons(text) {
+    const message = byId("share-message");
+    message.textContent = text;
+    message.hidden = false;
+    message.focus();
+  }
+
+  hideButtonsMessage() {
+    byId("share-message").hidden = true;
+  }
+
   // --- states of the page ------------------------------------------------------------------------
 
   /** Nothing to review: the page says how to open a review. */
@@ -76,7 +91,7 @@ export class ReviewView extends Announcer {
     }
     byId("costliest-section").hidden = true;
     byId("share-link-line").hidden = true;
-    for (const id of ["copy-link", "export"]) byId(id).disabled = true;
+    for (const id of ["copy-link", "export", "share-game"]) byId(id).disabled = true;
     byId("review-game").textContent = "";
     byId("practice-note").hidden = true;
   }
@@ -95,6 +110,7 @@ export class ReviewView extends Announcer {
     byId("share-link-line").hidden = false;
     byId("copy-link").disabled = false;
     byId("export").disabled = true; // until the server has replayed the game
+    byId("share-game").disabled = true; // until its score is known
   }
 
   /** The solver is grading: how far it has got, with Cancel. */
@@ -138,9 +154,10 @@ export class ReviewView extends Announcer {
 
   /** Show a finished review: the line of the game, the summary, the graph, the costliest moves;
    *  then `showPosition` draws a position. */
-  showReview(review, practice) {
+  showReview(review, practice, over = true) {
     this.review = review;
     this.practice = practice;
+    this.over = over;
     byId("review-game").textContent = this.t("review.gameLineDone", {
       seed: review.seed,
       moves: this.number(review.moves.length),
@@ -151,6 +168,7 @@ export class ReviewView extends Announcer {
       byId(id).hidden = false;
     }
     byId("export").disabled = false;
+    byId("share-game").disabled = false;
     this.slider.max = String(review.moves.length);
     this.showSummary(review);
     this.drawGraph(review);
@@ -287,7 +305,7 @@ export class ReviewView extends Announcer {
   drawGraph(review) {
     GRAPH.width = Math.max(300, Math.round(byId("graph").clientWidth) || 640);
     GRAPH.height = GRAPH.width < 500 ? 180 : 220;
-    const line = expectedScores(review);
+    const line = expectedScores(review, this.over ?? true);
     this.graphTop = Math.max(1, ...line);
     const chart = svg("svg", {
       viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`,
