@@ -52,11 +52,22 @@ def test_the_game_under_its_win_banner(themed: Session) -> None:
 
 def test_the_game_with_the_hint_shown(themed: Session) -> None:
     answer = {"direction": "left", "values": {"left": 120.5, "down": 80.0}, "depth": 2}
+    answer["grades"] = {"left": "best", "down": "blunder"}
     themed.page.route("**/api/hint", lambda route: route.fulfill(json=answer | {"elapsed_ms": 1}))
     themed.open(prepared(OPEN_BOARD, score=16))
     themed.page.click("#hint")
     themed.page.wait_for_selector("#hint-panel", state="visible")
     themed.page.click(".hint-details summary")
+    assert violations(themed) == []
+
+
+def test_the_game_with_its_statistics_and_past_games_open(themed: Session) -> None:
+    themed.open(prepared([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [0, 8, 16, 32]], seed=0))
+    themed.page.keyboard.press("ArrowLeft")  # the game ends, and is kept
+    themed.page.wait_for_selector("#over-banner", state="visible")
+    themed.page.click("#statistics")
+    themed.page.wait_for_selector("#games-body tr")
+    themed.page.click("#stats-reset")
     assert violations(themed) == []
 
 
@@ -70,8 +81,15 @@ def test_the_game_on_a_phone(browser: Any, server_url: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [*(f"/rules/{lang}" for lang in LANGUAGES), "/strategy", "/solver", "/solver/notes"],
+    [
+        *(f"/rules/{lang}" for lang in LANGUAGES),
+        "/strategy",
+        "/solver",
+        "/solver/notes",
+        "/no-such-page",
+    ],
 )
 def test_every_content_page(themed: Session, path: str) -> None:
+    themed.watch.allowed_statuses.add(404)  # the missing page's own status
     themed.page.goto(themed.url + path)
     assert violations(themed) == []

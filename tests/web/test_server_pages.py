@@ -150,6 +150,35 @@ def test_rules_in_a_language_we_do_not_have_say_which_we_have(http: httpx.Client
         assert "en, ru, ro, fr" in response.json()["detail"]
 
 
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/rules/de", "/static/no-such-file.css"])
+def test_a_browser_asking_for_a_missing_page_gets_an_html_page(
+    http: httpx.Client, path: str
+) -> None:
+    response = http.get(path, headers={"accept": BROWSER_ACCEPT})
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "<h1>Page not found</h1>" in response.text
+    assert '<a href="/">Play 2048</a>' in response.text
+    assert 'class="site-nav"' in response.text  # the site's frame
+    if path == "/rules/de":
+        assert "en, ru, ro, fr" in response.text
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/api/no-such-route"])
+def test_the_api_and_scripts_still_get_json_for_a_missing_address(
+    http: httpx.Client, path: str
+) -> None:
+    for accept in ("application/json", "*/*"):
+        response = http.get(path, headers={"accept": accept})
+        assert response.status_code == 404
+        assert response.json() == {"detail": "Not Found"}
+    answer = http.get("/api/no-such-route", headers={"accept": BROWSER_ACCEPT})
+    assert answer.json() == {"detail": "Not Found"}
+
+
 @given(st.text(max_size=200))
 def test_any_accept_language_header_picks_a_language_we_have(header: str) -> None:
     assert negotiate_language(header) in LANGUAGES

@@ -1,4 +1,5 @@
-"""Every error the API gives is a 4xx with ``{"detail": "<one clear sentence>"}``.
+"""Every error the API gives is a 4xx with ``{"detail": "<one clear sentence>"}``; a browser
+that asks for a page that does not exist gets an HTML page in the site's frame instead.
 
 FastAPI's own validation errors are lists of pydantic error objects; this turns them into a
 message that names the field (``state.board[2][1]: ...``) so the page can show it as is.
@@ -11,10 +12,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from py2048.engine import SaveError
+from py2048.web.pages import not_found_page
 
 _FASTAPI_UNREADABLE_BODY = "There was an error parsing the body"
 _SHOWN_ERRORS = 3
@@ -99,10 +101,24 @@ async def _on_validation_error(request: Request, exc: RequestValidationError) ->
     return error_response(422, "; ".join(details))
 
 
-async def _on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a script's request for a file)."""
+    accept = request.headers.get("accept", "").lower()
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.url.path.startswith("/api/")
+        and "text/html" in accept
+    )
+
+
+async def _on_http_error(
+    request: Request, exc: StarletteHTTPException
+) -> JSONResponse | HTMLResponse:
     detail = str(exc.detail)
     if detail == _FASTAPI_UNREADABLE_BODY and exc.__cause__ is not None:
         detail = unreadable_body_detail(exc.__cause__)
+    if exc.status_code == 404 and _wants_page(request):
+        return HTMLResponse(not_found_page(detail), status_code=404, headers=exc.headers)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
 

@@ -293,6 +293,27 @@ async def tile_colours() -> Response:
     return Response(tile_stylesheet(), media_type="text/css; charset=utf-8")
 
 
+def not_found_page(detail: str) -> str:
+    """The page a browser gets for an address that names no page: what went wrong, and the way
+    back to the game."""
+    reason = "" if detail == "Not Found" else f"<p>{escape(detail)}</p>\n"
+    body = (
+        '  <main class="page">\n'
+        "<h1>Page not found</h1>\n"
+        "<p>No page of py2048 has this address.</p>\n"
+        f"{reason}"
+        '<p><a href="/">Play 2048</a> · <a href="/rules">How to play</a></p>\n'
+        "  </main>"
+    )
+    return render_page(
+        lang=DEFAULT_LANGUAGE,
+        current="",
+        title="Page not found · py2048",
+        description="No page of py2048 has this address.",
+        body=body,
+    )
+
+
 # --- the Markdown pages --------------------------------------------------------------------------
 
 
