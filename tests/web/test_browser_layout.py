@@ -257,3 +257,58 @@ def test_the_solver_page_is_short_and_its_chart_reads_in_both_themes(
         for fill in chart["texts"]:
             assert contrast(fill, chart["page"]) >= 4.5, (scheme, fill)
         assert session.page.locator('a[href="/solver/notes"]').count() >= 1
+
+
+CHART_TEXTS_JS = """chart => {
+  const frame = chart.getBoundingClientRect();
+  const texts = [...chart.querySelectorAll('text')].map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, x: r.left, y: r.top, right: r.right, bottom: r.bottom};
+  });
+  return {frame: {x: frame.left, y: frame.top, right: frame.right, bottom: frame.bottom}, texts};
+}"""
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), PHONE], ids=["1366x768", "phone"])
+def test_the_solver_charts_labels_are_whole_and_apart(
+    browser: Any, server_url: str, tmp_path: Path, screen: tuple[int, int]
+) -> None:
+    with open_game(browser, server_url, screen) as session:
+        session.page.goto(f"{server_url}/solver")
+        session.page.locator("svg.chart").screenshot(path=str(tmp_path / "chart.png"))
+        found = session.page.eval_on_selector("svg.chart", CHART_TEXTS_JS)
+        frame, texts = found["frame"], found["texts"]
+        assert any("balanced + tables" in t["text"] for t in texts)
+        for text in texts:
+            inside = (
+                text["x"] >= frame["x"] - 0.5
+                and text["right"] <= frame["right"] + 0.5
+                and text["y"] >= frame["y"] - 0.5
+                and text["bottom"] <= frame["bottom"] + 0.5
+            )
+            assert inside, (text, frame)
+        for index, a in enumerate(texts):
+            for b in texts[index + 1 :]:
+                assert not overlaps(a, b), (a["text"], b["text"])
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), PHONE], ids=["1366x768", "phone"])
+def test_the_strategy_pages_measured_run_reads_as_a_table(
+    browser: Any, server_url: str, tmp_path: Path, screen: tuple[int, int]
+) -> None:
+    """One row per line of the run, never wrapped: whole at 1366x768; on a phone it scrolls
+    sideways in its own box while the page does not."""
+    with open_game(browser, server_url, screen) as session:
+        session.page.goto(f"{server_url}/strategy#method")
+        session.page.screenshot(path=str(tmp_path / "method.png"))
+        table = session.page.locator("table.figures")
+        assert table.locator("tbody tr").count() == 8
+        heights = table.locator("tbody tr").evaluate_all(
+            "rows => rows.map(r => r.getBoundingClientRect().height)"
+        )
+        assert max(heights) < 30, heights  # no row wraps onto a second line
+        region = session.page.locator(".table-scroll:has(table.figures)")
+        scroll, client = region.evaluate("r => [r.scrollWidth, r.clientWidth]")
+        if screen[0] >= 1366:
+            assert scroll <= client
+        assert session.page.evaluate("document.documentElement.scrollWidth") <= screen[0]

@@ -16,13 +16,15 @@ from py2048.web.docs import doc_path
 STRENGTH_RESULTS = "results/strength.json"
 STRENGTH_TILES = ("16384", "32768")
 
-# Geometry of the strength chart, in SVG units (it scales to the page's width).
+# Geometry of the strength chart, in SVG units (it scales to the page's width): the names in a
+# column wide enough for the longest, each program's two bars apart enough for their values.
 _WIDTH = 460
-_LABEL_WIDTH = 130
-_BAR_WIDTH = 280
+_LABEL_WIDTH = 168
+_BAR_WIDTH = 240
 _BAR_HEIGHT = 10
-_ROW_HEIGHT = 28
-_TOP = 40
+_BAR_GAP = 3
+_ROW_HEIGHT = 2 * _BAR_HEIGHT + _BAR_GAP + 6
+_TOP = 36
 
 
 def strength_results() -> dict:
@@ -57,7 +59,7 @@ def strength_chart(title: str) -> str:
     ]
     # The legend, then the scale: a line at every 25%.
     for index, tile in enumerate(STRENGTH_TILES):
-        x = _LABEL_WIDTH + index * 140
+        x = _LABEL_WIDTH + index * 130
         parts.append(
             f'<rect class="chart-bar-{index}" x="{x}" y="6" width="14" height="14" rx="2"/>'
             f'<text class="chart-text" x="{x + 20}" y="18">reached {tile}</text>'
@@ -66,27 +68,27 @@ def strength_chart(title: str) -> str:
     for share in (0, 25, 50, 75, 100):
         x = _LABEL_WIDTH + _BAR_WIDTH * share / 100
         parts.append(
-            f'<line class="chart-grid" x1="{x:g}" y1="{_TOP - 8}" x2="{x:g}" y2="{bottom}"/>'
+            f'<line class="chart-grid" x1="{x:g}" y1="{_TOP - 4}" x2="{x:g}" y2="{bottom}"/>'
             f'<text class="chart-axis" x="{x:g}" y="{bottom + 16}" '
             f'text-anchor="middle">{share}%</text>'
         )
     for row, program in enumerate(programs):
         y = _TOP + row * _ROW_HEIGHT
         name = program["short_name"]
-        name_class = "chart-text chart-ours" if name.startswith("py2048") else "chart-text"
+        name_class = "chart-name chart-ours" if name.startswith("py2048") else "chart-name"
         parts.append(
-            f'<text class="{name_class}" x="{_LABEL_WIDTH - 8}" y="{y + _BAR_HEIGHT + 5}" '
-            f'text-anchor="end">{escape(name)}</text>'
+            f'<text class="{name_class}" x="{_LABEL_WIDTH - 6}" '
+            f'y="{y + _BAR_HEIGHT + 5}" text-anchor="end">{escape(name)}</text>'
         )
         for index, tile in enumerate(STRENGTH_TILES):
             share = program["reached"][tile]
-            bar_y = y + index * (_BAR_HEIGHT + 1)
+            bar_y = y + index * (_BAR_HEIGHT + _BAR_GAP)
             width = max(_BAR_WIDTH * share / 100, 1)
             parts.append(
                 f'<rect class="chart-bar-{index}" x="{_LABEL_WIDTH}" y="{bar_y}" '
                 f'width="{width:.1f}" height="{_BAR_HEIGHT}"/>'
                 f'<text class="chart-value" x="{_LABEL_WIDTH + width + 4:.1f}" '
-                f'y="{bar_y + _BAR_HEIGHT - 2}">{_percent(share)}</text>'
+                f'y="{bar_y + _BAR_HEIGHT - 1}">{_percent(share)}</text>'
             )
     parts.append("</svg>")
     return "".join(parts)
