@@ -291,3 +291,20 @@ def test_share_on_a_phone_hands_the_text_to_the_share_sheet(browser: Any, server
         shared = session.page.evaluate("window.shared")
         assert f"I scored {game.score:,} in 2048" in shared["text"]
         assert "/review#seed=12&" in shared["text"]
+
+
+# --- Undo outside practice ----------------------------------------------------------------------
+
+
+def test_u_outside_practice_says_so_on_screen_and_then_goes(session: Session) -> None:
+    session.open(Game(seed=2).to_dict())
+    page = session.page
+    page.keyboard.press("ArrowLeft")
+    session.wait_idle()
+    page.keyboard.press("u")
+    page.wait_for_selector("#notice", state="visible")
+    assert page.inner_text("#notice-text") == (
+        "Undo works in practice mode: turn on Practice first."
+    )
+    assert session.stored()["moves"] == 1  # nothing was taken back
+    page.wait_for_selector("#notice", state="hidden", timeout=8_000)
