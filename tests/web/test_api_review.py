@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import threading
 import time
 from collections.abc import Iterator
 
@@ -17,8 +18,9 @@ from py2048.engine.save import MAX_MOVES
 from py2048.solver import review
 from py2048.solver.reviewer import Grader
 from py2048.web import create_app
+from py2048.web import reviews as reviews_module
 from py2048.web.limits import MAX_BODY_BYTES
-from py2048.web.reviews import ReviewService
+from py2048.web.reviews import ReviewCancelled, ReviewService
 from tests.web.conftest import LiveServer
 
 HISTORY = "LDLDRDLRDLULDRDLLDDRDLURDLDD"
@@ -157,6 +159,56 @@ def test_a_review_whose_client_leaves_stops_and_frees_the_worker(
     # asyncio for a future whose exception no one retrieved.
     gc.collect()
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+class Records(logging.Handler):
+    """What uvicorn logs as warnings and errors (its loggers do not reach pytest's caplog)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_a_plain_review_whose_client_leaves_stops_and_frees_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/api/review (not the stream) stops as soon as its client leaves, even while the search
+    reports progress more often than every quarter of a second, and nothing logs an error."""
+    ended = threading.Event()
+
+    def endless_review(seed: int, history: str, setting: str, practice: bool, progress) -> dict:
+        try:
+            for graded in range(1000):  # 20 s of reports, unless it is stopped
+                progress(graded, 1000)
+                time.sleep(0.02)
+        except ReviewCancelled:
+            ended.set()
+            raise
+        return {}
+
+    service = ReviewService(waiting=0)
+    with (
+        LiveServer(create_app(reviews=service)) as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        records = Records()
+        logging.getLogger("uvicorn.error").addHandler(records)  # uvicorn set its loggers up
+        monkeypatch.setattr(reviews_module, "run_review", endless_review)
+        try:
+            with pytest.raises(httpx.ReadTimeout):  # the client gives up, closing the connection
+                client.post("/api/review", json={"seed": 11, "history": HISTORY}, timeout=0.5)
+            assert ended.wait(timeout=5), "the abandoned review still runs"
+            monkeypatch.undo()
+            answer = client.post("/api/review", json={"seed": 11, "history": HISTORY})
+            assert answer.status_code == 200  # the one worker is free again
+            time.sleep(0.2)  # the abandoned request's handler has ended
+        finally:
+            logging.getLogger("uvicorn.error").removeHandler(records)
+    gc.collect()
+    assert records.messages == []
 
 
 def test_reviews_beyond_the_waiting_room_get_429(long_game: Game) -> None:

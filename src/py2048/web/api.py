@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from py2048.engine import Direction, Game, GameError, SaveError, trace
 from py2048.engine.save import MAX_MOVES
@@ -43,7 +43,7 @@ from py2048.web.models import (
     Save,
     UndoRequest,
 )
-from py2048.web.reviews import Progress, ReviewCancelled, ReviewJob, ReviewsBusy, ReviewService
+from py2048.web.reviews import Progress, ReviewJob, ReviewsBusy, ReviewService
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {
@@ -236,25 +236,45 @@ async def _started_review(body: ReviewRequest, request: Request) -> tuple[Review
     responses=_REVIEW_ERRORS,
     **_GAME_ROUTE,
 )
-async def review(body: ReviewRequest, request: Request) -> dict[str, Any]:
+async def review(body: ReviewRequest, request: Request) -> dict[str, Any] | Response:
     """Every move of the game ``seed`` + ``history`` graded at ``setting`` (see the README's
     "Game review"): each move's value against the best move's, the loss in points and relative
     to the best, its grade and the rule book's mistake it matches; the accuracy, the grades'
     counts and the costliest moves. ``state`` is the game after the moves. The same game always
     gets the same review. A request that goes away stops its review."""
     job, _ = await _started_review(body, request)
+    outcome = asyncio.ensure_future(_review_outcome(job))
+    gone = asyncio.ensure_future(_disconnected(request))
     try:
-        while True:
-            try:
-                event = await asyncio.wait_for(job.next_event(), timeout=0.25)
-            except TimeoutError:
-                if await request.is_disconnected():
-                    raise ReviewCancelled from None
-                continue
-            if not isinstance(event, Progress):
-                return event
+        await asyncio.wait({outcome, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if outcome.done():
+            return outcome.result()
+        return Response(status_code=CLIENT_GONE)  # nobody reads it; the access log shows it
     finally:
         job.cancel()
+        for task in (outcome, gone):
+            task.cancel()
+        await asyncio.gather(outcome, gone, return_exceptions=True)
+
+
+CLIENT_GONE = 499
+"""What /api/review answers (to nobody) when its client left before the review was done: the
+status nginx logs for a client that closed its request."""
+
+
+async def _review_outcome(job: ReviewJob) -> dict[str, Any]:
+    """The review's result, past its progress reports."""
+    while True:
+        event = await job.next_event()
+        if not isinstance(event, Progress):
+            return event
+
+
+async def _disconnected(request: Request) -> None:
+    """Return when the client goes away (its body has been read whole before the route runs,
+    so all that can come now is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 @router.post(
