@@ -225,12 +225,13 @@ async def test_a_failing_solver_is_reported_and_stops_autoplay(data_dir: Path) -
         assert game_screen(app).session.game.moves == 0
 
 
-async def test_the_hint_speaks_of_final_scores_and_points_given_up(data_dir: Path) -> None:
+async def test_the_hint_grades_each_move_beside_its_final_score(data_dir: Path) -> None:
     """The search's values are the points still to come: the panel shows the final score each
-    move leads to (score + value), best first, and how many points less the others bring."""
+    move leads to (score + value), best first, and each move's grade in the review's words
+    (200 of the best's 1,200 points still to come is 16.7%: a mistake)."""
 
     def advisor(board: list[list[int]], preset: str) -> FakeAdvice:
-        values = {Direction.LEFT: 1000.4, Direction.UP: 1200.0, Direction.DOWN: 999.9}
+        values = {Direction.LEFT: 1000.4, Direction.UP: 1200.0, Direction.DOWN: 1195.0}
         return FakeAdvice(Direction.UP, values)
 
     board = [[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 8, 0], [0, 0, 0, 0]]
@@ -244,8 +245,8 @@ async def test_the_hint_speaks_of_final_scores_and_points_given_up(data_dir: Pat
         "Best move: ↑ up",
         "Final score after each:",
         "↑ up    1,220  best",
-        "← left  1,020  -200",
-        "↓ down  1,020  -200",
+        "↓ down  1,215  good",
+        "← left  1,020  mistake",
     ]
 
 
@@ -304,6 +305,6 @@ async def test_a_hint_from_an_endgame_table_speaks_of_chances(data_dir: Path) ->
         "Best move: ← left",
         "Chance of making 256:",
         "← left  87.3%  best",
-        "↓ down  80.1%  -7.2",
+        "↓ down  80.1%  mistake",
         "from an endgame table",
     ]

@@ -43,6 +43,7 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("minus", "autoplay_speed(-1)", "Autoplay slower"),
     Key("escape", "stop_autoplay", "Stop autoplay"),
     Key("m", "next_strength", f"Solver strength: {describe_presets(limits=False)}"),
+    Key("g", "records", "Statistics and past games (open any in the review)"),
 )
 
 APP_KEYS: tuple[Key, ...] = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from py2048.engine import Direction, Game, GameError, MoveResult
+from py2048.tui.records import Records
 from py2048.tui.storage import Storage
 
 
@@ -16,6 +17,9 @@ class Session:
 
     Undo (practice mode) marks the game practice: such a game never sets the best score, which
     falls back to ``best_before_game``, the best score before that game began.
+
+    A game that ends, or that a new game replaces after a move, is kept in ``records`` (the
+    statistics and past games), once.
     """
 
     def __init__(
@@ -36,6 +40,7 @@ class Session:
         self.best_before_game = known
         self.best_score = best_score
         self.save_problem: str | None = None
+        self.records = Records(storage.directory)
         self._best_score_unsaved = False
         self._record_best()
 
@@ -60,7 +65,16 @@ class Session:
         if result.moved:
             self._record_best()
             self._save()
+            if self.game.over:
+                self._keep("over")
         return result
+
+    def _keep(self, ended: str) -> None:
+        """Count the game and keep it among the past games; a failed write says so."""
+        try:
+            self.records.record(self.game, ended)
+        except OSError as exc:
+            self.save_problem = f"Statistics not saved: {exc.strerror or exc}"
 
     def undo(self) -> str | None:
         """Take back the last move (practice mode) and save; the reason when it cannot."""
@@ -88,7 +102,10 @@ class Session:
         self._save()
 
     def new_game(self) -> None:
-        """Start a new game; the save is replaced now only if it holds this session's game."""
+        """Start a new game; the save is replaced now only if it holds this session's game. The
+        game it replaces is kept (statistics, past games) if a move was made in it."""
+        if self.in_progress:
+            self._keep("abandoned")
         self.game = Game()
         self.best_before_game = self.best_score
         self._best_score_unsaved = True

@@ -35,6 +35,7 @@ from py2048.tui.screens.dialogs import (
     NoticeScreen,
     WinScreen,
 )
+from py2048.tui.screens.records import RecordsScreen
 from py2048.tui.screens.review import ReviewScreen
 from py2048.tui.session import Session
 from py2048.tui.settings import AUTOPLAY_SPEEDS, Settings
@@ -59,7 +60,7 @@ class GameScreen(Screen[None]):
     GameScreen #title { color: $text-accent; width: 100%; text-align: center; }
     GameScreen #scores { height: auto; }
     GameScreen #save-problem { color: $error; height: auto; }
-    GameScreen #practice { color: $text-warning; height: auto; }
+    GameScreen #practice { color: $text-warning; background: $warning-muted; height: auto; }
     GameScreen.-narrow #layout { layout: vertical; }
     GameScreen.-narrow #sidebar { width: 100%; height: auto; layout: horizontal; }
     GameScreen.-narrow #title { display: none; }
@@ -225,6 +226,11 @@ class GameScreen(Screen[None]):
         """The review of the game: the solver grades every move."""
         self.stop_autoplay()
         self.app.push_screen(ReviewScreen(self.session.game))
+
+    def action_records(self) -> None:
+        """Statistics and past games."""
+        self.stop_autoplay()
+        self.app.push_screen(RecordsScreen(self.session.records))
 
     def action_new_game_or_review(self) -> None:
         """R: a new game, as in the browser; once the game is over, its review."""

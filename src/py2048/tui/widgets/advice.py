@@ -2,8 +2,8 @@
 the autoplay state. Every word the terminal game says about a hint is here.
 
 The search values each legal direction by the points the game is still expected to score after
-it, so the game's score plus that value is the final score the move leads to, and the
-difference from the advised move is what a weaker move gives up.
+it, so the game's score plus that value is the final score the move leads to. Each move is
+graded as a review grades it, by the share of the best move's value it gives up.
 """
 
 from __future__ import annotations
@@ -14,9 +14,17 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from py2048.engine import Direction
+from py2048.solver.grades import grade_values
 from py2048.solver.presets import DEFAULT_PRESET
 from py2048.tui.advisor import Advice
 
+GRADE_STYLES = {
+    "best": "",
+    "good": "$success",
+    "inaccuracy": "$warning",
+    "mistake": "$warning",
+    "blunder": "$error",
+}
 ARROWS = {Direction.UP: "↑", Direction.RIGHT: "→", Direction.DOWN: "↓", Direction.LEFT: "←"}
 
 
@@ -71,9 +79,11 @@ class AdvicePanel(Widget):
 
 
 def advice_lines(advice: Advice, score: int) -> list[Content]:
-    """The advice as the panel says it: the best move, then each legal move's figure and what it
-    gives up against the best, then who answered. The search's figure is the final score the
-    move leads to; an endgame table's (``source`` "table") the chance of building its tile."""
+    """The advice as the panel says it: the best move, then each legal move's grade in the
+    review's words (best, good, inaccuracy, mistake, blunder, by the review's thresholds) beside
+    its figure, then who answered. The search's figure is the
+    final score the move leads to; an endgame table's (``source`` "table") the chance of
+    building its tile."""
     if advice.direction is None:
         return [Content("No move left")]
     by_table = getattr(advice, "source", "search") == "table"
@@ -81,12 +91,11 @@ def advice_lines(advice: Advice, score: int) -> list[Content]:
         target = getattr(advice, "table_target", None)
         figure_of = {d: round(value * 100, 1) for d, value in advice.values.items()}
         heading = f"Chance of making {target}:"
-        show, behind_text = "{:.1f}%".format, "-{:.1f}".format
+        show = "{:.1f}%".format
     else:
         figure_of = {d: round(score + value) for d, value in advice.values.items()}
         heading = "Final score after each:"
-        show, behind_text = "{:,}".format, "-{:,}".format
-    best = figure_of[advice.direction]
+        show = "{:,}".format
     lines = [
         Content.styled(f"Best move: {ARROWS[advice.direction]} {advice.direction}", "bold"),
         Content.styled(heading, "dim"),
@@ -94,16 +103,18 @@ def advice_lines(advice: Advice, score: int) -> list[Content]:
     ranked = sorted(advice.values, key=lambda d: (d == advice.direction, advice.values[d]))
     figures = {direction: show(figure_of[direction]) for direction in reversed(ranked)}
     width = max(len(figure) for figure in figures.values())
+    grades = grade_values({str(d): v for d, v in advice.values.items()})
     for direction, figure in figures.items():
-        behind = round(best - figure_of[direction], 1)
-        compare = behind_text(behind) if behind > 0 else "best"
-        style = "bold $success" if direction == advice.direction else ""
-        line = f"{ARROWS[direction]} {direction!s:<5} {figure:>{width}}  {compare}"
+        grade = grades[str(direction)]
+        style = "bold $success" if direction == advice.direction else GRADE_STYLES[grade]
+        line = f"{ARROWS[direction]} {direction!s:<5} {figure:>{width}}  {grade}"
         lines.append(Content.styled(line, style))
     depth = getattr(advice, "depth", None)
     elapsed = getattr(advice, "elapsed_ms", None)
     if by_table:
         lines.append(Content.styled("from an endgame table", "dim"))
     elif depth is not None and depth >= 0 and elapsed is not None:
-        lines.append(Content.styled(f"{depth + 1} moves ahead, {elapsed:.1f} ms", "dim"))
+        ahead = depth + 1
+        moves = "move" if ahead == 1 else "moves"
+        lines.append(Content.styled(f"{ahead} {moves} ahead, {elapsed:.1f} ms", "dim"))
     return lines
