@@ -7,6 +7,7 @@ import json
 import pytest
 
 from py2048 import Game, GameError, SaveError
+from py2048.engine import game as game_module
 
 MOVES = "LURDLLDRULDDLRUL"
 
@@ -22,6 +23,23 @@ def test_undo_takes_back_moves_and_the_same_tiles_come_again() -> None:
     for letter in MOVES[-3:]:
         game.move(letter)
     assert (game.board, game.score) == (Game.replay(12, MOVES).board, Game.replay(12, MOVES).score)
+
+
+def test_undo_replays_the_history_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the move cap a replay takes about a second: undo must not pay it twice."""
+    game = Game.replay(12, MOVES)
+    history = "".join(direction.letter for direction in game.history)
+    play = game_module.play_checked
+    calls: list[int] = []
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return play(*args)
+
+    monkeypatch.setattr(game_module, "play_checked", counted)
+    game.undo(3)
+    assert len(calls) == len(history)
+    assert game.to_dict() == Game.replay(12, history[:-3], practice=True).to_dict()
 
 
 def test_undo_one_at_a_time_down_to_the_start() -> None:

@@ -266,6 +266,103 @@ def test_undo_refuses_what_it_cannot_take_back(
     assert detail in response.json()["detail"]
 
 
+def at_the_cap() -> dict:
+    """A valid save at the move cap (a board that allows it, 262,144 letters): undo replays
+    them all, about a second, before it finds that they do not rebuild the board."""
+    board = [[131072] * 4, [131072] * 4, [2, 4, 8, 16], [0, 0, 0, 0]]
+    return Game.from_board(board, seed=1).to_dict() | {
+        "moves": MAX_MOVES,
+        "history": "L" * MAX_MOVES,
+    }
+
+
+def test_undo_at_the_move_cap_is_replayed_off_the_event_loop(
+    server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While an undo replays a whole save at the cap, the server answers everyone else."""
+    undo = Game.undo
+    started, finished = threading.Event(), threading.Event()
+    threads: list[str] = []
+
+    def watched(game: Game, steps: int = 1) -> None:
+        threads.append(threading.current_thread().name)
+        started.set()
+        try:
+            undo(game, steps)
+        finally:
+            finished.set()
+
+    monkeypatch.setattr(Game, "undo", watched)
+    answers: list[httpx.Response] = []
+
+    def ask() -> None:
+        with httpx.Client(base_url=server_url, timeout=60) as client:
+            answers.append(client.post("/api/undo", json={"state": at_the_cap()}))
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    try:
+        assert started.wait(timeout=30)
+        with httpx.Client(base_url=server_url, timeout=60) as client:
+            health = client.get("/healthz")
+        answered_during_the_replay = not finished.is_set()
+    finally:
+        asker.join(timeout=60)
+    assert health.status_code == 200
+    assert threads and threads[0].startswith("py2048-replay")
+    assert answered_during_the_replay, "/healthz waited for the replay"
+    assert answers[0].status_code == 400
+    assert "set up from a board" in answers[0].json()["detail"]
+
+
+def test_replay_runs_off_the_event_loop(
+    http: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replay = Game.replay.__func__  # type: ignore[attr-defined]
+    threads: list[str] = []
+
+    def watched(cls: type[Game], *args: object, **kwargs: object) -> Game:
+        threads.append(threading.current_thread().name)
+        return replay(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Game, "replay", classmethod(watched))
+    answer = http.post("/api/replay", json={"seed": 11, "history": HISTORY})
+    assert answer.status_code == 200
+    assert threads and threads[0].startswith("py2048-replay")
+
+
+def test_replays_beyond_the_waiting_room_get_429(
+    server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    undo = Game.undo
+
+    def held(game: Game, steps: int = 1) -> None:
+        release.wait(timeout=30)
+        undo(game, steps)
+
+    monkeypatch.setattr(Game, "undo", held)
+    state = Game.replay(11, HISTORY).to_dict()
+    answers: list[int] = []
+
+    def ask() -> None:
+        with httpx.Client(base_url=server_url, timeout=60) as client:
+            answers.append(client.post("/api/undo", json={"state": state}).status_code)
+
+    askers = [threading.Thread(target=ask) for _ in range(12)]
+    for asker in askers:
+        asker.start()
+    try:
+        deadline = time.monotonic() + 30
+        while 429 not in answers and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        release.set()
+        for asker in askers:
+            asker.join(timeout=60)
+    assert sorted(set(answers)) == [200, 429]  # one running and eight waiting get answered
+
+
 def test_undo_checks_steps(http: httpx.Client) -> None:
     state = Game.replay(11, HISTORY).to_dict()
     for steps in (0, -1, "1", True, 1.5):

@@ -292,13 +292,16 @@ class Game:
                 "no move to undo" if made == 0 else f"only {made} moves can be undone, not {steps}"
             )
         history = self._history.decode("ascii")
-        whole = Game.replay(self._seed, history)
+        kept = len(history) - steps
+        earlier = Game.replay(self._seed, history[:kept])
+        whole = Game._restore(earlier._state())  # the history replayed once, in two parts
+        for letter in history[kept:]:
+            whole.move(letter)
         if (whole._lo, whole._hi, whole._score) != (self._lo, self._hi, self._score):
             raise GameError(
                 "this game did not start from its seed's opening (it was set up from a board), "
                 "so its moves cannot be replayed to take one back"
             )
-        earlier = Game.replay(self._seed, history[: len(history) - steps])
         self._lo, self._hi = earlier._lo, earlier._hi
         self._score = earlier._score
         self._history = earlier._history

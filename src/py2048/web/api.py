@@ -4,16 +4,18 @@ the solver, with no session.
 The browser sends the whole game (the engine's save) with each request; the server validates
 it with ``Game.from_dict``, acts, and sends the new save back. Moves run on the event loop
 (they take microseconds); hints and reviews run on worker threads (see :mod:`py2048.web.hints`
-and :mod:`py2048.web.reviews`). A review takes the game as its seed and moves, as a review
-link holds it.
+and :mod:`py2048.web.reviews`), and so do undo and replay, which replay a game from its seed
+(:class:`py2048.web.workers.ReplayThreads`). A review takes the game as its seed and moves, as a
+review link holds it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
@@ -44,6 +46,9 @@ from py2048.web.models import (
     UndoRequest,
 )
 from py2048.web.reviews import Progress, ReviewJob, ReviewsBusy, ReviewService
+from py2048.web.workers import ReplaysBusy, ReplayThreads
+
+T = TypeVar("T")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {
@@ -165,6 +170,11 @@ async def keep_going(body: KeepGoingRequest) -> dict[str, Any]:
     return {"state": game.to_dict()}
 
 
+_REPLAY_BUSY: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorResponse, "description": "Too many replays at once; retry"}
+}
+
+
 @router.post(
     "/undo",
     summary="Take moves back (practice mode)",
@@ -174,32 +184,48 @@ async def keep_going(body: KeepGoingRequest) -> dict[str, Any]:
             "model": ErrorResponse,
             "description": "Not that many moves to take back, or a game set up from a board "
             "(its moves do not rebuild it from its seed)",
-        }
+        },
+        **_REPLAY_BUSY,
     },
     **_GAME_ROUTE,
 )
-async def undo(body: UndoRequest) -> dict[str, Any]:
+async def undo(body: UndoRequest, request: Request) -> dict[str, Any]:
     """The game without its last ``steps`` moves: the seed replayed with the rest of its moves,
     so the same tiles come again. The answer is marked ``practice``: a game in which Undo was
-    used never sets the best score."""
+    used never sets the best score. The replay runs off the event loop."""
     game = load_game(body.state)
     try:
-        game.undo(body.steps)
+        await _replayed(request, partial(game.undo, body.steps))
     except GameError as exc:
         raise HTTPException(400, f"state.history: {exc}") from None
     return {"state": game.to_dict()}
 
 
-@router.post("/replay", summary="Replay a game from its seed and moves", **_GAME_ROUTE)
-async def replay(body: ReplayRequest) -> GameResponse:
+@router.post(
+    "/replay",
+    summary="Replay a game from its seed and moves",
+    responses=_REPLAY_BUSY,
+    **_GAME_ROUTE,
+)
+async def replay(body: ReplayRequest, request: Request) -> GameResponse:
     """The game ``seed`` becomes after ``history``: what a review link or an imported file
     holds. A move that is not U, R, D or L, or that changes nothing where it comes, is refused
-    with 422 naming its number."""
+    with 422 naming its number. The replay runs off the event loop."""
+    call = partial(Game.replay, body.seed, body.history, strict=True, practice=body.practice)
     try:
-        game = Game.replay(body.seed, body.history, strict=True, practice=body.practice)
+        game = await _replayed(request, call)
     except GameError as exc:
         raise HTTPException(422, f"history: {exc}") from None
     return GameResponse.model_validate({"state": game.to_dict()})
+
+
+async def _replayed(request: Request, call: Callable[[], T]) -> T:
+    """``call()`` on the replay threads (a save at the move cap takes a second to replay)."""
+    replays: ReplayThreads = request.app.state.replays
+    try:
+        return await replays.run(call)
+    except ReplaysBusy:
+        raise HTTPException(429, "too many games are being replayed; try again shortly") from None
 
 
 _REVIEW_ERRORS: dict[int | str, dict[str, Any]] = {

@@ -19,6 +19,7 @@ from py2048.web.hints import HintService, warm_up_in_background
 from py2048.web.hosts import HostCheckMiddleware, HostPolicy
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from py2048.web.reviews import ReviewService
+from py2048.web.workers import ReplayThreads
 
 DESCRIPTION = f"""\
 2048 by the official rules. The server keeps no session: the browser keeps the game as the
@@ -58,6 +59,7 @@ def create_app(
         yield
         app.state.hints.close()
         app.state.reviews.close()
+        app.state.replays.close()
 
     # FastAPIOffline serves Swagger UI's own files for /docs, so even the docs need no CDN.
     app = FastAPIOffline(
@@ -69,6 +71,7 @@ def create_app(
     )
     app.state.hints = hints or HintService()
     app.state.reviews = reviews or ReviewService()
+    app.state.replays = ReplayThreads()
     # The last added runs first: the Host is checked before anything else.
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)

@@ -1,4 +1,5 @@
-"""Low-priority worker threads for the server's searches (hints and reviews), bounded.
+"""Low-priority worker threads for the server's searches (hints and reviews) and replays of
+long games (undo, replay), bounded.
 
 The solver's compiled search releases the GIL, so a search on a worker thread leaves the event
 loop free to answer moves. On Linux the threads also run at a lower scheduling priority
@@ -9,10 +10,15 @@ without bound.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SEARCH_NICENESS = 10
 
@@ -43,3 +49,30 @@ class SearchThreads:
     def close(self) -> None:
         """Stop taking searches; the ones running finish within their budget."""
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class ReplaysBusy(Exception):
+    """Too many replays are running or waiting already."""
+
+
+class ReplayThreads(SearchThreads):
+    """Replays of a game's moves from its seed, off the event loop.
+
+    A replay costs about 4 us a move in Python: nothing for a real game's few thousand moves,
+    but half a second or more for a save at the move cap (262,144 moves), which on the event
+    loop would hold every other request up. One runs at a time and a few may wait; beyond that
+    :meth:`run` raises ReplaysBusy (the routes answer 429).
+    """
+
+    def __init__(self, workers: int = 1, waiting: int = 8) -> None:
+        super().__init__(workers, waiting, "replay")
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """``call()`` on a replay thread; ReplaysBusy when the queue is full."""
+        if self.full:
+            raise ReplaysBusy
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+        finally:
+            self.pending -= 1
