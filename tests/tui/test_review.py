@@ -289,3 +289,95 @@ def test_a_best_score_file_without_before_game_still_reads(data_dir: Path) -> No
     assert json.loads((data_dir / BEST_SCORE_FILE).read_text()) == {"best_score": 1234}
     (data_dir / BEST_SCORE_FILE).write_text('{"best_score": 5, "before_game": "x"}')
     assert storage.load_best_before_game() is None and storage.load_best_score() == (5, None)
+
+
+# --- past games, and what there is to review --------------------------------------------------
+
+
+def test_review_without_a_save_says_to_play_a_game_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PY2048_DATA_DIR", str(tmp_path / "empty"))
+    assert main(["review"]) == 2
+    err = capsys.readouterr().err
+    assert "no game to review" in err and "Play a game first (2048 play)" in err
+
+
+def test_review_of_a_game_without_moves_says_there_is_nothing_to_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_save(tmp_path, Game(seed=3))
+    assert main(["review", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to review" in err and "no moves yet" in err
+    assert "Accuracy" not in err
+
+
+def test_play_refuses_an_output_that_is_not_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play"]) == 2  # pytest captures stdout: it is not a terminal
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "play needs a terminal" in captured.err
+
+
+def finished(seed: int) -> Game:
+    return corner_game(seed)
+
+
+def test_review_lists_the_past_games_and_reviews_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from py2048.tui.records import Records
+
+    monkeypatch.setenv("PY2048_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")
+    records = Records(tmp_path)
+    older, newer = finished(4), finished(6)
+    records.record(older, "over")
+    records.record(newer, "over")
+    assert main(["review", "--games"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"{newer.score:>9,}" in out[1] and f"{older.score:>9,}" in out[2]
+    assert main(["review", "--game", "2", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["seed"] == 4 and printed["final_score"] == older.score
+    assert main(["review", "--game", "3"]) == 2
+    assert "there is no past game 3: 2 are kept" in capsys.readouterr().err
+
+
+def test_review_opens_the_browsers_export_of_past_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The browser's "Export all" file: each game as its review link's fragment (here made by
+    the README's own reference encoding, as tests/web does)."""
+    import base64
+
+    game = finished(8)
+    history = letters(game)
+    packed = bytearray((len(history) + 3) // 4)
+    for i, letter in enumerate(history):
+        packed[i // 4] |= "URDL".index(letter) << (6 - 2 * (i % 4))
+    moves = base64.urlsafe_b64encode(bytes(packed)).decode().rstrip("=")
+    entry = {
+        "code": f"seed=8&n={len(history)}&moves={moves}",
+        "date": "2026-01-02T03:04:05.000Z",
+        "score": game.score,
+        "tile": max(max(row) for row in game.board),
+        "moves": game.moves,
+        "practice": False,
+        "won": False,
+        "ended": "over",
+    }
+    exported = tmp_path / "py2048-games.json"
+    exported.write_text(json.dumps({"format": "py2048-games", "version": 1, "games": [entry]}))
+    assert main(["review", str(exported), "--game", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["history"] == history
+    forged = dict(entry, score=game.score + 4)
+    exported.write_text(json.dumps({"format": "py2048-games", "games": [forged]}))
+    assert main(["review", str(exported), "--game", "1"]) == 2
+    assert "does not replay to the score and tile it claims" in capsys.readouterr().err
+    exported.write_text(json.dumps({"format": "py2048", "games": []}))
+    assert main(["review", str(exported), "--games"]) == 2
+    assert "not a list of py2048 games" in capsys.readouterr().err

@@ -7,6 +7,7 @@ without loading it.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from py2048.argtypes import non_negative_int
 
@@ -23,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not sys.stdout.isatty():
+        print(
+            "2048: error: play needs a terminal: its standard output is a file or a pipe, "
+            "where the game would write only escape codes. Run 2048 play in a terminal.",
+            file=sys.stderr,
+        )
+        return 2
     from py2048.tui.app import run as play
 
     return play(seed=args.seed, new=args.new)

@@ -1,9 +1,11 @@
 """``2048 review [FILE]``: the solver grades every move of a saved game and prints the summary.
 
 FILE is a py2048 save (the terminal game's ``game.json``, or a file exported from the browser);
-without it, the terminal game's current save. ``--json`` prints the review as JSON instead
-(:meth:`py2048.solver.GameReview.to_dict`, with ``practice``: whether Undo was used).
-The review shows its progress on the terminal while it runs; Ctrl-C stops it.
+without it, the terminal game's current save. ``--games`` lists the past games instead (the
+terminal game's, or those of FILE when it is a list of games, as the browser's "Export all"
+writes), and ``--game N`` reviews the Nth of them (1 the newest). ``--json`` prints the review
+as JSON instead (:meth:`py2048.solver.GameReview.to_dict`, with ``practice``: whether Undo was
+used). The review shows its progress on the terminal while it runs; Ctrl-C stops it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from py2048.argtypes import positive_int
 from py2048.solver.grades import DEFAULT_SETTING, REVIEW_SETTINGS
 
 HELP = "review a game: the solver grades every move"
@@ -28,7 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         type=Path,
         metavar="FILE",
-        help="a py2048 save (default: the terminal game's current save)",
+        help="a py2048 save (default: the terminal game's current save), or with --games and "
+        "--game a list of past games (the browser's Export all; default: the terminal game's)",
+    )
+    parser.add_argument(
+        "--games", action="store_true", help="list the past games, newest first, numbered"
+    )
+    parser.add_argument(
+        "--game",
+        type=positive_int,
+        metavar="N",
+        help="review past game N of --games (1: the newest)",
     )
     parser.add_argument(
         "--setting",
@@ -40,8 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print every move's record as JSON")
 
 
-def read_game(path: Path) -> object:
-    """The game saved at ``path``; ValueError says why it cannot be reviewed."""
+def read_game(path: Path, current_save: bool = False) -> object:
+    """The game saved at ``path``; ValueError says why it cannot be reviewed. ``current_save``:
+    ``path`` is the terminal game's own save, whose absence means no game was played yet."""
     from py2048.engine import Game, SaveError
     from py2048.tui.review import replay_problem
     from py2048.tui.storage import Storage
@@ -49,6 +63,11 @@ def read_game(path: Path) -> object:
     try:
         game = Game.from_json(Storage._read(path))
     except FileNotFoundError:
+        if current_save:
+            raise ValueError(
+                f"no game to review: {path} does not exist yet. Play a game first "
+                "(2048 play), or name a saved game"
+            ) from None
         raise ValueError(f"{path}: no such file") from None
     except OSError as exc:
         raise ValueError(f"{path} could not be read: {exc.strerror or exc}") from None
@@ -57,7 +76,64 @@ def read_game(path: Path) -> object:
     problem = replay_problem(game)
     if problem:
         raise ValueError(f"{path}: {problem}")
+    if game.moves == 0:
+        raise ValueError(f"nothing to review in {path}: the game has no moves yet")
     return game
+
+
+def read_past_games(path: Path | None) -> list:
+    """The past games of ``path`` (a list of games), or the terminal game's; ValueError says
+    why they cannot be read."""
+    from py2048.engine import SaveError
+    from py2048.tui.records import Records, RecordsError, parse_games
+    from py2048.tui.storage import Storage, default_data_dir
+
+    if path is None:
+        records = Records(default_data_dir())
+        games = records.games()
+        if records.problems:
+            raise ValueError(records.problems[0].message)
+        return games
+    try:
+        return parse_games(Storage._read(path))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path} could not be read: {exc.strerror or exc}") from None
+    except (SaveError, RecordsError) as exc:
+        raise ValueError(f"{path} is not a list of py2048 games: {exc}") from None
+
+
+def list_games(games: list) -> str:
+    if not games:
+        return "No past games yet: every game that ends in 2048 play is kept."
+    from py2048.tui.screens.records import when
+
+    lines = [f"{'#':>4}  {'date':<16}  {'score':>9}  {'tile':>6}  {'moves':>6}"]
+    for number, game in enumerate(games, start=1):
+        notes = [n for n, on in (("practice", game.practice),) if on]
+        if game.ended == "abandoned":
+            notes.append("left unfinished")
+        lines.append(
+            f"{number:>4}  {when(game):<16}  {game.score:>9,}  {game.tile:>6}  {game.moves:>6,}"
+            + (f"  {', '.join(notes)}" if notes else "")
+        )
+    lines.append("Review one with: 2048 review --game N")
+    return "\n".join(lines)
+
+
+def past_game(games: list, number: int) -> object:
+    """Past game ``number`` (1 the newest) replayed; ValueError says why it cannot be."""
+    from py2048.tui.records import RecordsError
+
+    if number > len(games):
+        raise ValueError(
+            f"there is no past game {number}: {len(games)} are kept (2048 review --games)"
+        )
+    try:
+        return games[number - 1].game()
+    except RecordsError as exc:
+        raise ValueError(f"past game {number} cannot be reviewed: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,8 +146,15 @@ def run(args: argparse.Namespace) -> int:
     from py2048.tui.review import summary
     from py2048.tui.storage import GAME_FILE, default_data_dir
 
-    path = args.file if args.file is not None else default_data_dir() / GAME_FILE
-    game = read_game(path)
+    if args.games or args.game is not None:
+        games = read_past_games(args.file)
+        if args.game is None:
+            sys.stdout.write(list_games(games) + "\n")
+            return 0
+        game = past_game(games, args.game)
+    else:
+        path = args.file if args.file is not None else default_data_dir() / GAME_FILE
+        game = read_game(path, current_save=args.file is None)
     assert isinstance(game, Game)
     errors = Console(stderr=True)
     with Progress(

@@ -152,6 +152,11 @@ class RecordsScreen(BoxScreen[None]):
             return
         self.app.push_screen(ReviewScreen(replayed))
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row (the table takes the key itself)."""
+        event.stop()
+        self.action_open_review()
+
     def action_delete(self) -> None:
         game = self.chosen()
         if game is None:
