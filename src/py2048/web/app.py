@@ -14,6 +14,7 @@ from py2048 import __version__
 from py2048.web import api, pages
 from py2048.web.body import MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
+from py2048.web.head import HeadAsGetMiddleware
 from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService, warm_up_in_background
 from py2048.web.hosts import HostCheckMiddleware, HostPolicy
@@ -72,11 +73,13 @@ def create_app(
     app.state.hints = hints or HintService()
     app.state.reviews = reviews or ReviewService()
     app.state.replays = ReplayThreads()
-    # The last added runs first: the Host is checked before anything else.
+    # The last added runs first: a HEAD becomes a GET, then the Host is checked before anything
+    # else.
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)
     if hosts is not None:
         app.add_middleware(HostCheckMiddleware, policy=hosts)
+    app.add_middleware(HeadAsGetMiddleware)
     install_error_handlers(app)
     app.include_router(api.router)
     app.include_router(api.health_router)
