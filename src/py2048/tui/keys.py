@@ -37,7 +37,7 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("r", "new_game_or_review", "New game; after game over, its review (every move graded)"),
     Key("u,ctrl+z", "undo", "Undo the last move, as many as you like (practice mode only)"),
     Key("z", "toggle_practice", "Practice mode on / off (a game with Undo sets no best score)"),
-    Key("i", "hint", "Hint: the best move, and the final score each move should lead to", "Hint"),
+    Key("i", "hint", "Hint: the best move, each move graded beside its final score", "Hint"),
     Key("p", "autoplay", "Autoplay on / off; any move key takes over", "Autoplay"),
     Key("plus,equals_sign", "autoplay_speed(1)", "Autoplay faster"),
     Key("minus", "autoplay_speed(-1)", "Autoplay slower"),
