@@ -47,7 +47,7 @@ def search_all(boards, depth, evaluate, evaluation, table, tables, counters, cut
     nodes = 0
     for i in range(boards.shape[0]):
         counters[:] = 0
-        run = Run(tables, np.uint64(generation + i), counters, 0.0, cutoff)
+        run = Run(tables, np.uint64(generation + i), counters, 0.0, cutoff, 0)
         search_root(boards[i, 0], boards[i, 1], depth, evaluate, evaluation, table, run, out)
         nodes += counters[NODES]
     return nodes

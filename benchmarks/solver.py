@@ -1,25 +1,230 @@
-"""Hint latency of the solver presets on real positions: is every preset within its cap?
+r"""The solver's speed against macroxue/2048-ai at equal depth, and the presets' hint latency.
 
-Collects positions from games played by the solver itself, then times ``best_move`` with
-each preset on them (one thread, as a web or terminal hint runs) and prints the median, the
-99th percentile and the maximum answer time against the preset's cap, and the depths reached.
-Strength is measured by ``2048 bench`` instead (see docs/solver.md).
+``peer`` (the default) plays the same c-rand seeds with py2048 (``2048 bench --rng c-rand
+--depth N --workers 1``, in this process) and with macroxue/2048-ai's ``2048`` (``./2048 -dN
+-iGAMES SEED``: the same srand(seed + i) spawns, the same depth counting), one after the other
+in interleaved rounds (py2048 d2, macroxue d2, py2048 d3, macroxue d3, then again), so that a
+background job slows both alike. Per round and over all rounds it prints each program's moves
+per second (all moves over the time the games took, loading excluded), positions per move
+(positions searched over all moves, the table moves included) and the ratios py2048 /
+macroxue, with the cost of one position (time per position) and each program's mean score.
 
-    nice -n 10 python benchmarks/solver.py --games 4 --every 10
+macroxue is not shipped with py2048; build it outside the repository, with one counter added
+so that it reports the positions it searches (one per call of ``TryAllTiles``, which evaluates
+every afterstate it visits, as py2048 counts its chance nodes and leaves), and its per-game
+seconds printed to 0.1 ms instead of 0.1 s:
+
+    git clone https://github.com/macroxue/2048-ai /work/peers/macroxue   # any folder outside
+    cd /work/peers/macroxue
+    sed -i 's/^class Node : public Board {/static long long positions_searched = 0;\n\n&/' node.h
+    sed -i '/int TryAllTiles(int depth, float prob) {/a\    ++positions_searched;' node.h
+    sed -i 's|seconds %.1f moves/s %.1f\\n", options.seed + i,|seconds %.4f moves/s %.1f '\
+    'positions %lld\\n", options.seed + i,|; s|num_moves, seconds, num_moves / seconds);|'\
+    'num_moves, seconds, num_moves / seconds, positions_searched);\n    positions_searched = 0;|' \
+        2048.cc
+    make 2048
+    ./2048 -d2 -i1 2001   # the first run computes its lookup tables (minutes, ~5 GB of memory)
+
+then point ``PY2048_MACROXUE`` at the binary (its tables are read from its own folder):
+
+    PY2048_MACROXUE=/work/peers/macroxue/2048 PY2048_TABLES_DIR=/work/tables \
+        nice python benchmarks/solver.py peer --depths 2 3 --games 5 --rounds 3
+
+Without ``PY2048_MACROXUE`` (or with a binary that does not print its positions) the peer
+comparison is skipped with a message saying why. macroxue fills and saves its lookup tables as
+it plays, so a run right after the first is quicker than the first: warm them as above.
+
+``latency`` times ``best_move`` with each preset on positions from games the solver plays
+itself (one thread, as a web or terminal hint runs): median, 99th percentile and maximum
+answer time against the preset's cap, and the depths reached. Strength is measured by ``2048
+bench`` instead (see docs/solver.md).
+
+    nice -n 10 python benchmarks/solver.py latency --games 4 --every 10
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import statistics
+import subprocess
+import sys
 from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
-from py2048 import Game
-from py2048.solver import PRESETS, best_move
+PEER_VARIABLE = "PY2048_MACROXUE"
+"""The environment variable that points to macroxue/2048-ai's ``2048`` binary (built as the
+module docstring says)."""
+
+_GAME_LINE = re.compile(
+    r"game# (?P<seed>\d+) moves (?P<moves>\d+) seconds (?P<seconds>[\d.]+) "
+    r"moves/s [\d.]+ positions (?P<positions>\d+)"
+)
+_SCORE_LINE = re.compile(r"score (?P<score>\d+) max (?P<max>\d+)")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One program's games of one round at one depth."""
+
+    program: str
+    depth: int
+    games: int
+    moves: int
+    seconds: float
+    positions: int
+    mean_score: float
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def positions_per_move(self) -> float:
+        return self.positions / self.moves
+
+    @property
+    def microseconds_per_position(self) -> float:
+        return 1e6 * self.seconds / self.positions if self.positions else float("nan")
+
+
+def play_py2048(depth: int, games: int, seed: int) -> Played:
+    """``2048 bench --rng c-rand --depth DEPTH --workers 1`` in this process."""
+    from py2048.solver.bench import BenchSettings, run_bench
+
+    settings = BenchSettings(games=games, seed=seed, depth=depth, rng="c-rand", workers=1)
+    records = run_bench(settings)
+    return Played(
+        "py2048",
+        depth,
+        len(records),
+        sum(r.moves for r in records),
+        sum(r.seconds for r in records),
+        sum(r.nodes for r in records),
+        statistics.fmean(r.score for r in records),
+    )
+
+
+def play_macroxue(binary: Path, depth: int, games: int, seed: int) -> Played:
+    """``./2048 -dDEPTH -iGAMES SEED`` in the binary's folder, where its tables are."""
+    done = subprocess.run(
+        [str(binary), f"-d{depth}", f"-i{games}", str(seed)],
+        cwd=binary.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{binary} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return parse_macroxue(done.stdout, depth)
+
+
+def parse_macroxue(output: str, depth: int) -> Played:
+    """The figures of macroxue's output: one "game# ... positions N" line per game, each after
+    the final board's "score S max M" line. ValueError when a game line lacks the positions
+    (an unpatched build)."""
+    games = [m.groupdict() for m in _GAME_LINE.finditer(output)]
+    scores = [int(m["score"]) for m in _SCORE_LINE.finditer(output)]
+    if not games:
+        raise ValueError(
+            "macroxue printed no 'game# ... positions N' line: build it with the positions "
+            "counter (benchmarks/solver.py's docstring gives the steps)"
+        )
+    final_scores = scores[-len(games) :] if len(scores) >= len(games) else scores
+    return Played(
+        "macroxue",
+        depth,
+        len(games),
+        sum(int(g["moves"]) for g in games),
+        sum(float(g["seconds"]) for g in games),
+        sum(int(g["positions"]) for g in games),
+        statistics.fmean(final_scores) if final_scores else float("nan"),
+    )
+
+
+def pooled(rounds: list[Played]) -> Played:
+    """Several rounds of one program at one depth as one."""
+    return Played(
+        rounds[0].program,
+        rounds[0].depth,
+        sum(r.games for r in rounds),
+        sum(r.moves for r in rounds),
+        sum(r.seconds for r in rounds),
+        sum(r.positions for r in rounds),
+        statistics.fmean(r.mean_score for r in rounds),
+    )
+
+
+def compare_line(label: str, ours: Played, theirs: Played) -> str:
+    return (
+        f"{label:<10} d{ours.depth}  moves/s {ours.moves_per_second:>9,.0f} "
+        f"{theirs.moves_per_second:>9,.0f}"
+        f"  x{ours.moves_per_second / theirs.moves_per_second:>5.2f}"
+        f"  positions/move {ours.positions_per_move:>7,.0f} {theirs.positions_per_move:>7,.0f}"
+        f"  x{ours.positions_per_move / theirs.positions_per_move:>5.2f}"
+        f"  us/position x{ours.microseconds_per_position / theirs.microseconds_per_position:>4.2f}"
+        f"  mean score {ours.mean_score:>9,.0f} {theirs.mean_score:>9,.0f}"
+    )
+
+
+def peer(args: argparse.Namespace) -> int:
+    configured = os.environ.get(PEER_VARIABLE)
+    if not configured:
+        print(
+            f"skipped: set {PEER_VARIABLE} to macroxue/2048-ai's 2048 binary, built as "
+            "benchmarks/solver.py's docstring says"
+        )
+        return 0
+    binary = Path(configured).resolve()
+    if not binary.is_file() or not os.access(binary, os.X_OK):
+        print(f"skipped: {PEER_VARIABLE}={configured} is not an executable file")
+        return 0
+    tables = _pin_tables(args.tables)
+    from py2048.evaluation.registry import get_evaluator
+    from py2048.solver.bench import BenchSettings, tables_line
+
+    print(f"py2048 against {binary}, c-rand seeds {args.seed}..{args.seed + args.games - 1}")
+    print(tables_line(BenchSettings(depth=0)) + f" (PY2048_TABLES_DIR={tables})")
+    get_evaluator(None)
+    for depth in args.depths:  # compile and warm both programs before any round is timed
+        play_py2048(depth, 1, args.seed)
+    print("columns: py2048, macroxue, ratio py2048 / macroxue")
+    results: dict[tuple[str, int], list[Played]] = {}
+    for round_number in range(1, args.rounds + 1):
+        for depth in args.depths:
+            try:
+                theirs = play_macroxue(binary, depth, args.games, args.seed)
+            except ValueError as exc:
+                print(f"skipped: {exc}")
+                return 0
+            ours = play_py2048(depth, args.games, args.seed)
+            results.setdefault(("py2048", depth), []).append(ours)
+            results.setdefault(("macroxue", depth), []).append(theirs)
+            print(compare_line(f"round {round_number}", ours, theirs), flush=True)
+    for depth in args.depths:
+        ours = pooled(results["py2048", depth])
+        theirs = pooled(results["macroxue", depth])
+        print(compare_line("all rounds", ours, theirs))
+    return 0
+
+
+def _pin_tables(folder: str | None) -> Path:
+    """Set PY2048_TABLES_DIR for this run (the folder given, else the one already set, else
+    the user cache's) before any table is opened, and return it."""
+    from py2048.tables import tables_dir
+
+    resolved = tables_dir(folder).resolve()
+    os.environ["PY2048_TABLES_DIR"] = str(resolved)
+    return resolved
 
 
 def positions(games: int, every: int, seed: int) -> list[list[list[int]]]:
     """Every ``every``-th board of ``games`` games played by the solver at depth 1."""
+    from py2048 import Game
+    from py2048.solver import best_move
+
     boards = []
     for g in range(games):
         game = Game(seed + g)
@@ -30,12 +235,10 @@ def positions(games: int, every: int, seed: int) -> list[list[list[int]]]:
     return boards
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--every", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=2001)
-    args = parser.parse_args()
+def latency(args: argparse.Namespace) -> int:
+    from py2048.solver import PRESETS, best_move
+
+    print(f"tables folder (PY2048_TABLES_DIR): {_pin_tables(args.tables)}")
     boards = positions(args.games, args.every, args.seed)
     print(f"{len(boards)} positions from {args.games} games (seeds {args.seed}+)")
     print(f"{'preset':<9} {'cap ms':>7} {'median':>8} {'p99':>8} {'max':>8}  max/cap  depths")
@@ -49,7 +252,31 @@ def main() -> None:
             f"{name:<9} {preset.time_ms:>7.0f} {statistics.median(times):>8.2f} {p99:>8.2f} "
             f"{times[-1]:>8.2f}  {times[-1] / preset.time_ms:>7.2f}  {depths}"
         )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command")
+    against = commands.add_parser("peer", help="py2048 against macroxue/2048-ai, interleaved")
+    against.add_argument("--depths", type=int, nargs="+", default=[2, 3])
+    against.add_argument("--games", type=int, default=5, help="games per program and round")
+    against.add_argument("--rounds", type=int, default=3)
+    against.add_argument("--seed", type=int, default=2001)
+    timed = commands.add_parser("latency", help="each preset's answer times on real positions")
+    timed.add_argument("--games", type=int, default=4)
+    timed.add_argument("--every", type=int, default=10)
+    timed.add_argument("--seed", type=int, default=2001)
+    for command in (against, timed):
+        command.add_argument(
+            "--tables", metavar="DIR", help="tables folder (default: $PY2048_TABLES_DIR)"
+        )
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = ["peer", *argv]
+    args = parser.parse_args(argv)
+    return peer(args) if args.command == "peer" else latency(args)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from py2048 import Game
 from py2048.cli import main
-from py2048.solver import best_move, crand
+from py2048.solver import PRESETS, best_move, crand
 from py2048.solver.autoplay import autoplay
 from py2048.solver.bench import BenchSettings, run_bench
 from py2048.solver.crand import opening_board
@@ -175,6 +176,8 @@ def test_worker_processes_give_the_same_games_as_one_process():
         ({"seed": 2**32 - 1, "games": 2, "rng": "c-rand"}, "4294967296, past 4294967295, the la"),
         ({"evaluator": "nope"}, "evaluator"),
         ({"json_path": "/nonexistent-folder/x.json"}, "does not exist"),
+        ({"depth": 2, "budget": "nodes"}, "for presets"),
+        ({"preset": "strong", "budget": "moves"}, "unknown budget"),
     ],
 )
 def test_bad_bench_settings_are_rejected(changes, message):
@@ -247,3 +250,57 @@ def test_games_run_as_ray_tasks_give_the_same_games(ray_address, tmp_path):
     assert [(g["seed"], g["score"], g["moves"]) for g in report["games"]] == [
         (r.seed, r.score, r.moves) for r in local
     ]
+
+
+CROWDED = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [0, 0, 8, 16]]
+"""A start for games of a few seconds."""
+
+
+def test_a_budget_in_positions_plays_the_same_game_twice():
+    # strong's depths under a budget small enough to stop many of its searches
+    plan = resolve_plan(preset="strong", budget="nodes")._replace(nodes=5_000)
+    first = autoplay(7, plan, rng="c-rand", board=CROWDED)
+    again = autoplay(7, plan, rng="c-rand", board=CROWDED)
+    assert (first.score, first.moves, first.nodes) == (again.score, again.moves, again.nodes)
+    assert first.moves > 0
+
+
+def test_loading_the_tables_is_outside_the_game_clock(monkeypatch):
+    import py2048.solver.autoplay as autoplay_module
+    from py2048.solver.endgame import NO_TABLES
+
+    def slow_tables(tables):
+        time.sleep(1.0)
+        return NO_TABLES
+
+    monkeypatch.setattr(autoplay_module, "_table_set", slow_tables)
+    record = autoplay(7, resolve_plan(depth=0), rng="c-rand", board=CROWDED)
+    assert record.moves > 0
+    assert record.seconds < 1.0
+
+
+def test_the_header_names_the_tables_of_the_json(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    args = ["bench", "--games", "1", "--seed", "40", "--depth", "0", "--workers", "1"]
+    assert main([*args, "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    report = json.loads(path.read_text())
+    from py2048.tables import tables_dir
+
+    (line,) = [line for line in out.splitlines() if line.startswith("tables: ")]
+    assert str(tables_dir()) in line
+    compact = [n for n in report["settings"]["tables"] if n.endswith(" (compact)")]
+    assert f"the compact table for {len(compact)} formation(s)" in line
+    assert "outside every clock" in out
+    assert report["settings"]["budget"] == "time"
+    assert main([*args, "--no-tables"]) == 0
+    assert "tables: none (--no-tables)" in capsys.readouterr().out
+
+
+def test_a_preset_benched_with_a_budget_in_positions_says_so(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    settings = BenchSettings(games=1, preset="fast", budget="nodes", json_path=str(path))
+    assert settings.label() == f"preset fast, {PRESETS['fast'].nodes:,} positions/move"
+    assert settings.plan().nodes == PRESETS["fast"].nodes
+    assert main(["bench", "--depth", "1", "--budget", "nodes"]) == 2
+    assert "for presets" in capsys.readouterr().err

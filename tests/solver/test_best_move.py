@@ -5,13 +5,23 @@ from __future__ import annotations
 import math
 import threading
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048 import Direction, slide
+from py2048.engine.board import ROW_TABLES, pack
 from py2048.evaluation import DEFAULT_EVALUATOR
 from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, register_evaluator
+from py2048.solver.search import (
+    COUNTER_SLOTS,
+    NODES,
+    Run,
+    SearchPlan,
+    decide,
+    transposition_table,
+)
 from tests.solver.reference import move_values
 
 TILES = [0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
@@ -210,6 +220,9 @@ def test_presets_answer_and_default_is_balanced():
         ({"time_ms": float("nan")}, "positive"),
         ({"preset": "insane"}, "unknown preset"),
         ({"evaluator": "nonsense"}, "unknown evaluator"),
+        ({"depth": 2, "budget": "nodes"}, "for presets"),
+        ({"time_ms": 5, "budget": "nodes"}, "for presets"),
+        ({"preset": "fast", "budget": "moves"}, "unknown budget"),
     ],
 )
 def test_bad_settings_are_rejected_clearly(kwargs, message):
@@ -257,3 +270,44 @@ def test_a_registered_evaluator_is_used_by_name():
     reference = best_move(HARD, depth=1, evaluator="heuristic")
     for d, value in reference.values.items():
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
+
+
+def decided(board: list[list[int]], plan: SearchPlan) -> tuple[int, list[float], int]:
+    """``decide`` on ``board`` with the default evaluation: (depth, values, positions)."""
+    evaluator = get_evaluator(None)
+    lo, hi = pack(board)
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    out = np.zeros(4, dtype=np.float64)
+    run = Run(ROW_TABLES, np.uint64(1), counters, 0.0, 0.0)
+    table = transposition_table(plan.max_depth)
+    depth = decide(
+        np.uint64(lo), np.uint64(hi), plan, evaluator.kernel, evaluator.data, table, run, out
+    )
+    return depth, list(out), int(counters[NODES])
+
+
+def test_a_budget_in_positions_gives_the_same_advice_every_time():
+    first = best_move(HARD, preset="strong", budget="nodes")
+    again = best_move(HARD, preset="strong", budget="nodes")
+    assert (first.values, first.depth, first.nodes) == (again.values, again.depth, again.nodes)
+    assert first.nodes > 0
+
+
+@pytest.mark.parametrize("budget", [30_000, 200_000])
+def test_a_budget_in_positions_stops_the_search_near_it(budget):
+    unbounded = decided(MIDGAME, SearchPlan(6, 6, 0.0, True))
+    depth, _, nodes = decided(MIDGAME, SearchPlan(6, 6, 0.0, True, nodes=budget))
+    assert unbounded[2] > budget  # the full search would need more
+    assert 0 <= depth < unbounded[0]
+    assert nodes <= budget + 2 * 4096  # the limit is read every 4096 positions
+
+
+def test_an_unbounded_budget_in_positions_answers_as_an_unbounded_time_budget():
+    by_time = decided(MIDGAME, SearchPlan(2, 4, 1000.0, True))
+    by_nodes = decided(MIDGAME, SearchPlan(2, 4, 0.0, True, nodes=10**15))
+    assert by_time == by_nodes
+
+
+def test_the_smallest_budget_in_positions_still_answers_at_depth_zero():
+    depth, values, _ = decided(OPEN, SearchPlan(3, 6, 0.0, True, nodes=1))
+    assert (depth, values) == decided(OPEN, SearchPlan(0, 0, 0.0, False))[:2]

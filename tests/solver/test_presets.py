@@ -5,7 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET, describe_presets
+from py2048.solver.hint import resolve_plan
+from py2048.solver.presets import (
+    DEFAULT_PRESET,
+    NODES_PER_MS,
+    PRESETS,
+    QUICKEST_PRESET,
+    describe_presets,
+)
 
 
 def test_the_presets_load_without_the_search_and_its_kernels() -> None:
@@ -30,3 +37,15 @@ def test_the_presets_run_quickest_first_and_name_a_default() -> None:
 def test_help_texts_name_every_preset() -> None:
     assert describe_presets() == "fast (5 ms), balanced (50 ms) or strong (500 ms)"
     assert describe_presets(limits=False) == "fast, balanced or strong"
+
+
+def test_every_preset_has_a_budget_in_positions_that_stands_for_its_time_cap() -> None:
+    budgets = [preset.nodes for preset in PRESETS.values()]
+    assert budgets == sorted(budgets) and budgets[0] > 0
+    for name, preset in PRESETS.items():
+        assert preset.nodes == round(preset.time_ms * NODES_PER_MS)
+        by_time = resolve_plan(preset=name)
+        by_nodes = resolve_plan(preset=name, budget="nodes")
+        assert (by_nodes.seconds, by_nodes.nodes) == (0.0, preset.nodes)
+        assert (by_time.seconds, by_time.nodes) == (preset.time_ms / 1000.0, 0)
+        assert by_nodes[:2] == by_time[:2] and by_nodes.adaptive and by_time.adaptive

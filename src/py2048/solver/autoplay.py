@@ -95,7 +95,7 @@ def play_game(
     generation = np.uint64(0)
     while True:
         generation += np.uint64(1)
-        run = Run(tables, generation, counters, 0.0, 0.0)
+        run = Run(tables, generation, counters, 0.0, 0.0, 0)
         answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
         if answered < 0 and reached < 0:
             break
@@ -165,7 +165,11 @@ def autoplay(
     if rng == "c-rand" and seed >= crand.SEED_LIMIT:
         raise ValueError(f"a c-rand seed must be below 2**32, got {seed}")
     lo, hi = pack(board) if board is not None else (0, 0)
+    # Everything loaded or allocated once (the network, the tables, the transposition table) is
+    # made ready before the game's clock starts: ``seconds`` times the moves alone.
     found = get_evaluator(evaluator)
+    endgame = _table_set(tables).record
+    table = transposition_table(plan.max_depth)
     figures = np.zeros(5, dtype=np.int64)
     started = time.perf_counter()
     play_game(
@@ -177,8 +181,8 @@ def autoplay(
         plan,
         found.kernel,
         found.data,
-        transposition_table(plan.max_depth),
-        _table_set(tables).record,
+        table,
+        endgame,
         ROW_TABLES,
         figures,
         trace if trace is not None else np.zeros((0, 3), dtype=np.uint64),

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.engine.rng import SEED_LIMIT
-from py2048.solver.presets import DEFAULT_PRESET, PRESETS, RNGS
+from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS, RNGS
 from py2048.solver.stats import Summary, summarize
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ class BenchSettings:
     json_path: str | None = None
     tables: bool = True
     """Let the built endgame tables answer where they fit (``2048 tables build``)."""
+    budget: str = "time"
+    """How a preset caps each move: ``"time"`` or ``"nodes"`` (the same games under any load)."""
 
     def checked(self) -> BenchSettings:
         """Validate every field (for API callers too) and return self."""
@@ -91,14 +93,17 @@ class BenchSettings:
     def plan(self) -> SearchPlan:
         from py2048.solver.hint import resolve_plan
 
-        return resolve_plan(self.depth, self.time_ms, self.preset)
+        return resolve_plan(self.depth, self.time_ms, self.preset, self.budget)
 
     def label(self) -> str:
         if self.depth is not None:
             return f"d{self.depth}"
         if self.time_ms is not None:
             return f"{self.time_ms:g} ms/move"
-        return f"preset {self.preset or DEFAULT_PRESET}"
+        name = self.preset or DEFAULT_PRESET
+        if self.budget == "nodes":
+            return f"preset {name}, {PRESETS[name].nodes:,} positions/move"
+        return f"preset {name}"
 
     def worker_count(self) -> int:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -233,6 +238,7 @@ def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Su
             "depth": settings.depth,
             "time_ms": settings.time_ms,
             "preset": settings.preset,
+            "budget": settings.budget,
             "rng": settings.rng,
             "evaluator": get_evaluator(settings.evaluator).name,
             "tables": list(_table_names(settings)),
@@ -265,6 +271,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--time-ms", type=float, help="time budget per move in milliseconds")
     budget.add_argument(
         "--preset", choices=list(PRESETS), help=f"a named preset (default: {DEFAULT_PRESET})"
+    )
+    parser.add_argument(
+        "--budget",
+        choices=BUDGETS,
+        default=BenchSettings.budget,
+        help="how a preset caps each move: time (its milliseconds, as in play) or nodes (its "
+        "budget in positions: the same games on any machine under any load; default: "
+        "%(default)s)",
     )
     parser.add_argument(
         "--workers", type=positive_int, help="worker processes (default: every core)"
@@ -309,6 +323,7 @@ def run(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         json_path=args.json_path,
         tables=args.tables,
+        budget=args.budget,
     )
     return bench_in_terminal(settings.checked())
 
@@ -330,6 +345,13 @@ def bench_in_terminal(settings: BenchSettings) -> int:
         f"py2048 bench: {settings.games} games, seeds {settings.seed}.."
         f"{settings.seed + settings.games - 1}, {settings.label()}, rng {settings.rng}, {where}"
     )
+    loading = time.perf_counter()
+    console.print(tables_line(settings), soft_wrap=True)
+    if settings.ray_address is None and settings.worker_count() == 1:
+        from py2048.evaluation.registry import get_evaluator
+
+        get_evaluator(settings.evaluator)  # this process plays: load the network here too
+    console.print(f"loaded in {time.perf_counter() - loading:.2f} s (outside every clock)")
     started = time.perf_counter()
     with Progress(
         "[progress.description]{task.description}",
@@ -372,6 +394,24 @@ def bench_in_terminal(settings: BenchSettings) -> int:
 def _elapsed(seconds: float) -> str:
     minutes, seconds = divmod(round(seconds), 60)
     return f"{minutes}:{seconds:02d} elapsed"
+
+
+def tables_line(settings: BenchSettings) -> str:
+    """The header line that says which endgame tables the games play with, and from where (the
+    same names as the JSON's ``settings.tables``)."""
+    if not settings.tables:
+        return "tables: none (--no-tables)"
+    from py2048.tables import tables_dir
+
+    names = _table_names(settings)
+    full = [name for name in names if not name.endswith(" (compact)")]
+    compact = len(names) - len(full)
+    built = ", ".join(full) if full else "none built"
+    return (
+        f"tables: {built} in {tables_dir()}; the compact table for {compact} formation(s) more"
+        if compact
+        else f"tables: {built} in {tables_dir()}"
+    )
 
 
 def _table_names(settings: BenchSettings) -> tuple[str, ...]:

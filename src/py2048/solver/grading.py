@@ -50,7 +50,7 @@ def grade_positions(
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
     out = np.empty(4, dtype=np.float64)
     for i in range(los.shape[0]):
-        run = Run(tables, np.uint64(first_generation + i + 1), counters, 0.0, 0.0)
+        run = Run(tables, np.uint64(first_generation + i + 1), counters, 0.0, 0.0, 0)
         depths[i] = decide(los[i], his[i], plan, evaluate, evaluation, table, run, out)
         for direction in range(4):
             values[i, direction] = out[direction]

@@ -19,7 +19,7 @@ from py2048.engine.direction import Direction
 from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.endgame import NO_TABLES, TableSet, choose, endgame_tables
-from py2048.solver.presets import DEFAULT_PRESET, PRESETS
+from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS
 from py2048.solver.search import (
     COUNTER_SLOTS,
     MAX_DEPTH,
@@ -62,9 +62,21 @@ class Hint:
 
 
 def resolve_plan(
-    depth: int | None = None, time_ms: float | None = None, preset: str | None = None
+    depth: int | None = None,
+    time_ms: float | None = None,
+    preset: str | None = None,
+    budget: str = "time",
 ) -> SearchPlan:
-    """Check the caller's settings (at most one of the three) and turn them into a plan."""
+    """Check the caller's settings (at most one of the three) and turn them into a plan.
+
+    ``budget`` says how a preset caps each move: ``"time"`` (its ``time_ms``) or ``"nodes"``
+    (its budget in positions, :attr:`~py2048.solver.presets.Preset.nodes`, which plays the
+    same on any machine); it is for presets only.
+    """
+    if budget not in BUDGETS:
+        raise ValueError(f"unknown budget {budget!r}; choose one of {', '.join(BUDGETS)}")
+    if budget != "time" and (depth is not None or time_ms is not None):
+        raise ValueError(f"a budget in {budget} is for presets; it cannot go with depth or time_ms")
     given = [
         name
         for name, v in (("depth", depth), ("time_ms", time_ms), ("preset", preset))
@@ -88,6 +100,8 @@ def resolve_plan(
     found = PRESETS.get(name) if isinstance(name, str) else None
     if found is None:
         raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    if budget == "nodes":
+        return SearchPlan(found.min_depth, found.max_depth, 0.0, adaptive=True, nodes=found.nodes)
     return SearchPlan(found.min_depth, found.max_depth, found.time_ms / 1000.0, adaptive=True)
 
 
@@ -161,6 +175,7 @@ def best_move(
     preset: str | None = None,
     evaluator: str | Evaluator | None = None,
     tables: bool = True,
+    budget: str = "time",
 ) -> Hint:
     """The solver's advice for a 4x4 board of tile values (0 = empty).
 
@@ -171,13 +186,14 @@ def best_move(
     tables' formation), "ntuple" (the network alone) or "heuristic" (hand-made terms, no
     134 MB tables to load). Where the board fits a built endgame table (``2048 tables
     build``), the table answers (``Hint.source`` says so) unless ``tables`` is False. Raises
-    ValueError for an impossible board or bad settings.
+    ValueError for an impossible board or bad settings. ``budget="nodes"`` caps a preset's
+    search in positions instead of milliseconds, so the advice is the same on any machine.
 
     The first search in a process loads the network (about 1 s) and the first search on a
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
-    plan = resolve_plan(depth, time_ms, preset)
+    plan = resolve_plan(depth, time_ms, preset, budget)
     lo, hi = pack(board)
     found = get_evaluator(evaluator)
     return search_packed(lo, hi, plan, found, endgame_tables() if tables else NO_TABLES)

@@ -8,6 +8,12 @@ A preset searches between ``min_depth`` and ``max_depth``, going deeper on harde
 :func:`py2048.solver.search.adaptive_depth`), and never takes more than ``time_ms``: when the
 chosen depth would not fit, the deepest search that finished in time answers. Their measured
 strength is in ``docs/solver-notes.md``.
+
+A time cap makes a preset's games depend on the machine's speed at the moment (a loaded machine
+cuts more searches short). Each preset therefore also has a budget in positions, ``nodes``
+(``2048 bench --preset strong --budget nodes``), as chess engines offer a node limit: the same
+rule of deepening, counted in positions searched instead of milliseconds, so a game is the same
+on any machine under any load. It is the time cap times :data:`NODES_PER_MS`.
 """
 
 from __future__ import annotations
@@ -25,6 +31,17 @@ class Preset:
     time_ms: float
     summary: str
 
+    @property
+    def nodes(self) -> int:
+        """The budget in positions per move that stands for ``time_ms`` (``--budget nodes``)."""
+        return round(self.time_ms * NODES_PER_MS)
+
+
+NODES_PER_MS = 6_400
+"""Positions searched per millisecond by the strong preset's 200 measured games on the
+reference machine (``docs/results/runs/strong-*.json``: 6.39 million a second over all their
+searches, at 43 to 78 moves/s per worker), which turns a time cap into a budget in positions."""
+
 
 PRESETS: dict[str, Preset] = {
     preset.name: preset
@@ -38,6 +55,10 @@ PRESETS: dict[str, Preset] = {
 DEFAULT_PRESET = "balanced"
 QUICKEST_PRESET = min(PRESETS.values(), key=lambda preset: preset.time_ms).name
 """The preset that warms the solver up, and that the page's fastest autoplay uses."""
+
+BUDGETS = ("time", "nodes")
+"""How a preset caps each move's search: ``time_ms`` (for play), or ``nodes`` positions (for
+games that are the same under any load; ``2048 bench --budget``)."""
 
 RNGS = ("py2048", "c-rand")
 """Spawn generators a solver game can use (``2048 bench --rng``; see :mod:`py2048.engine.rng`

@@ -19,7 +19,9 @@ sees another's values. The caller owns the table, which keeps concurrent searche
 
 A search given a ``deadline`` reads the clock every 4096 nodes and gives up once it has passed
 (setting ``counters[ABORTED]``), which is how the time-budgeted search (see
-:mod:`py2048.solver.hint`) always answers in time.
+:mod:`py2048.solver.hint`) always answers in time. A search given a ``node_limit`` gives up at
+the first of those checkpoints past it instead: a budget in positions, which stops every search
+at the same node on any machine under any load, so that its games do not depend on the clock.
 
 The kernels take a few records instead of long argument lists (their numba types are written
 once, in :data:`SEARCH_RECORDS`): the evaluation (its kernel and its
@@ -76,6 +78,8 @@ class Run(NamedTuple):
     """On the monotonic clock; 0.0 for none."""
     cprob_min: float
     """Chance nodes less likely than this are cut short (see the module docstring)."""
+    node_limit: int = 0
+    """Give up once ``counters[NODES]`` passes this (checked every 4096 nodes); 0 for none."""
 
 
 class SearchPlan(NamedTuple):
@@ -87,6 +91,10 @@ class SearchPlan(NamedTuple):
     """The time budget per move; 0.0 for none (one search at ``max_depth``)."""
     adaptive: bool
     """Pick the depth from the board, between ``min_depth`` and ``max_depth``."""
+    nodes: int = 0
+    """The budget per move in positions searched (``counters[NODES]``); 0 for none. Like
+    ``seconds`` it makes :func:`decide` deepen step by step, but the steps it takes depend on
+    the board alone, not on the machine's speed."""
 
     @property
     def time_ms(self) -> float | None:
@@ -100,10 +108,13 @@ RUN = types.NamedTuple(
         types.int64[::1],
         types.float64,
         types.float64,
+        types.int64,
     ),
     Run,
 )
-SEARCH_PLAN = types.NamedTuple((types.int64, types.int64, types.float64, types.boolean), SearchPlan)
+SEARCH_PLAN = types.NamedTuple(
+    (types.int64, types.int64, types.float64, types.boolean, types.int64), SearchPlan
+)
 TRANSPOSITION_TABLE = from_dtype(TABLE_ENTRY)[::1]
 SEARCH_RECORDS = (KERNEL_TYPE, EVALUATION_DATA, TRANSPOSITION_TABLE, RUN)
 """The numba types of the records every search kernel takes, in this order: the evaluation's
@@ -157,9 +168,11 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     if counters[ABORTED]:
         return _DEAD
     counters[NODES] += 1
-    if run.deadline > 0.0 and counters[NODES] >= counters[NEXT_CLOCK]:
+    if counters[NODES] >= counters[NEXT_CLOCK] and (run.deadline > 0.0 or run.node_limit > 0):
         counters[NEXT_CLOCK] = counters[NODES] + _CLOCK_EVERY
-        if monotonic() > run.deadline:
+        if (run.node_limit > 0 and counters[NODES] > run.node_limit) or (
+            run.deadline > 0.0 and monotonic() > run.deadline
+        ):
             counters[ABORTED] = 1
             return _DEAD
     entry = table[_slot(lo, hi, table.shape[0])]
@@ -272,11 +285,13 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     """Search one position as planned; return the depth that answered (-1: no move exists).
 
     Without a budget, one search at the target depth. With a budget, iterative deepening from
-    depth 0: each deeper search starts only if the last one's time times its growth factor
-    still fits, runs against the deadline, and is thrown away if the deadline stops it. With a
+    depth 0: each deeper search starts only if the last one's time (or positions, for a budget
+    in positions) times its growth factor still fits, runs against the deadline (or the node
+    limit), and is thrown away if that stops it; the depth-0 search always finishes. With a
     budget or a preset, a board with a single move is answered at depth 0 (the move is forced;
     a fixed depth still gives that move's value at the depth asked). ``run`` gives the move
-    tables, the generation and the counters; its deadline and cutoff are set here for each depth.
+    tables, the generation and the counters; its deadline, node limit and cutoff are set here
+    for each depth.
     """
     started = monotonic()
     deadline = started + plan.seconds if plan.seconds > 0.0 else 0.0
@@ -298,9 +313,10 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
         target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
     else:
         target = plan.max_depth
-    if legal == 1 and (plan.adaptive or plan.seconds > 0.0):
+    budgeted = plan.seconds > 0.0 or plan.nodes > 0
+    if legal == 1 and (plan.adaptive or budgeted):
         target = 0
-    first = 0 if plan.seconds > 0.0 else target
+    first = 0 if budgeted else target
     scratch = np.empty(4, dtype=np.float64)
     reached = -1
     previous_nodes = 0
@@ -308,15 +324,18 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     growth = 1.0
     for depth in range(first, target + 1):
         iteration_started = monotonic()
-        if reached >= 0 and last_seconds * growth > deadline - iteration_started:
-            break
+        timed_out = plan.seconds > 0.0 and last_seconds * growth > deadline - iteration_started
         before = counters[NODES]
+        spent = plan.nodes > 0 and previous_nodes * growth > plan.nodes - before
+        if reached >= 0 and (timed_out or spent):
+            break
         iteration = Run(
             run.tables,
             run.generation,
             counters,
             deadline if reached >= 0 else 0.0,
             probability_cutoff(depth),
+            plan.nodes if reached >= 0 else 0,
         )
         search_root(lo, hi, depth, evaluate, evaluation, table, iteration, scratch)
         if counters[ABORTED]:

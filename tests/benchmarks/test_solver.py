@@ -1,0 +1,45 @@
+"""benchmarks/solver.py: macroxue's output read right, and a clear skip without the peer."""
+
+from __future__ import annotations
+
+import pytest
+from benchmarks.solver import PEER_VARIABLE, main, parse_macroxue, pooled
+
+OUTPUT = """\
+Loading array from tuple_moves.10a ... done
+---------------------------------
+|  8192 |  1024 |   512 |     4 |
+---------------------------------
+score 323024 max 16384 sum 26668
+game# 2001 moves 12130 seconds 1.2500 moves/s 9704.0 positions 7722759
+1-game average 323024 max 16384*1(100.0%)
+score 100000 max 8192 sum 9000
+game# 2002 moves 5000 seconds 0.5000 moves/s 10000.0 positions 1000000
+2-game average 211512 max 8192*1(50.0%) 16384*1(50.0%)
+"""
+
+
+def test_macroxue_output_gives_moves_seconds_positions_and_scores() -> None:
+    played = parse_macroxue(OUTPUT, 2)
+    assert (played.games, played.moves, played.positions) == (2, 17130, 8722759)
+    assert played.seconds == pytest.approx(1.75)
+    assert played.mean_score == pytest.approx(211512)
+    assert played.moves_per_second == pytest.approx(17130 / 1.75)
+    assert played.positions_per_move == pytest.approx(8722759 / 17130)
+    both = pooled([played, played])
+    assert (both.games, both.moves) == (4, 2 * 17130)
+    assert both.moves_per_second == pytest.approx(played.moves_per_second)
+
+
+def test_an_unpatched_macroxue_is_named_as_such() -> None:
+    with pytest.raises(ValueError, match="positions counter"):
+        parse_macroxue("game# 2001 moves 12130 seconds 1283.8 moves/s 9.4\n", 2)
+
+
+def test_without_the_peer_the_comparison_is_skipped_with_a_reason(monkeypatch, capsys) -> None:
+    monkeypatch.delenv(PEER_VARIABLE, raising=False)
+    assert main(["peer", "--games", "1"]) == 0
+    assert f"skipped: set {PEER_VARIABLE}" in capsys.readouterr().out
+    monkeypatch.setenv(PEER_VARIABLE, "/nonexistent/2048")
+    assert main([]) == 0
+    assert "is not an executable file" in capsys.readouterr().out
