@@ -23,6 +23,7 @@ from fastapi.responses import Response, StreamingResponse
 from py2048.engine import Direction, Game, GameError, SaveError, trace
 from py2048.engine.save import MAX_MOVES
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET
+from py2048.web.body import JSON_TYPES
 from py2048.web.errors import save_error_detail
 from py2048.web.hints import Advice, HintsBusy, HintService
 from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
@@ -63,7 +64,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse, "description": f"Request body over {MAX_BODY_BYTES} bytes"},
     415: {
         "model": ErrorResponse,
-        "description": "The body was not sent as Content-Type: application/json in UTF-8",
+        "description": f"The body was not sent as JSON in UTF-8 (Content-Type: {JSON_TYPES})",
     },
     422: {
         "model": ErrorResponse,

@@ -12,7 +12,7 @@ from fastapi_offline import FastAPIOffline
 
 from py2048 import __version__
 from py2048.web import api, pages
-from py2048.web.body import MAX_CONTAINERS, check_api_body
+from py2048.web.body import JSON_TYPES, MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
 from py2048.web.head import HeadAsGetMiddleware
 from py2048.web.headers import SecurityHeadersMiddleware
@@ -28,9 +28,9 @@ engine's save object and sends it with each request; every rule runs in the engi
 
 Every error is a 4xx with `{{"detail": "<message naming the field>"}}`. Request bodies over
 {MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB, room for the longest game) get 413; a
-body sent as anything but `Content-Type: application/json` in UTF-8 (or with no Content-Type)
-gets 415; a body holding more than {MAX_CONTAINERS} lists and objects gets 400, and one that
-gives a key twice gets 422.
+body sent as anything but JSON in UTF-8 (`Content-Type`: {JSON_TYPES}), or with no
+Content-Type, gets 415; a body holding more than {MAX_CONTAINERS} lists and objects gets 400,
+and one that gives a key twice gets 422.
 """
 _LOOPBACK = HostPolicy.loopback()
 

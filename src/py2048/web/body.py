@@ -28,6 +28,9 @@ MAX_CONTAINERS = 16
 MAX_COMMAS = 64
 """Commas a request body may hold (items after the first); the largest request holds 25."""
 JSON_CHARSETS = ("utf-8", "utf8")
+JSON_TYPES = "application/json, or any application/*+json type"
+"""The media types a request body is read as (JSON either way; the app's description and the
+README say the same)."""
 
 Refusal = tuple[int, str]
 
@@ -35,9 +38,10 @@ Refusal = tuple[int, str]
 def check_api_body(scope: Scope, body: bytes) -> Refusal | None:
     """Why an API request's body is refused, as ``(status, detail)``; None to go on.
 
-    Only requests to /api/ that carry a body are checked: it must be sent as JSON (415
-    otherwise, also with no Content-Type), in UTF-8, with no more lists, objects and items than
-    a request of this API holds (400), and with no key given twice in an object (422).
+    Only requests to /api/ that carry a body are checked: it must be sent as JSON
+    (:data:`JSON_TYPES`; 415 otherwise, also with no Content-Type), in UTF-8, with no more
+    lists, objects and items than a request of this API holds (400), and with no key given
+    twice in an object (422).
     """
     if not body or not scope["path"].startswith(API_PREFIX):
         return None
@@ -71,7 +75,7 @@ def check_api_body(scope: Scope, body: bytes) -> Refusal | None:
 
 
 def _content_type_refusal(content_type: str | None) -> Refusal | None:
-    how = "send the request body as JSON (Content-Type: application/json)"
+    how = f"send the request body as JSON (Content-Type: {JSON_TYPES})"
     if content_type is None:
         return 415, f"{how}; this request has no Content-Type"
     media_type, *parameters = (part.strip() for part in content_type.split(";"))
