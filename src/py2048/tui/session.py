@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from py2048.engine import Direction, Game, GameError, MoveResult
 from py2048.tui.records import Records
-from py2048.tui.storage import Storage
+from py2048.tui.storage import Storage, write_failure
 
 
 class Session:
@@ -74,7 +74,8 @@ class Session:
         try:
             self.records.record(self.game, ended)
         except OSError as exc:
-            self.save_problem = f"Statistics not saved: {exc.strerror or exc}"
+            problem = write_failure(exc, self.storage.directory)
+            self.save_problem = f"Statistics not saved: {problem}"
 
     def undo(self) -> str | None:
         """Take back the last move (practice mode) and save; the reason when it cannot."""
@@ -119,7 +120,7 @@ class Session:
                 self.storage.save_best_score(self.best_score, self.best_before_game)
                 self._best_score_unsaved = False
         except OSError as exc:
-            self.save_problem = f"Not saved: {exc.strerror or exc}"
+            self.save_problem = f"Not saved: {write_failure(exc, self.storage.directory)}"
         else:
             self.save_problem = None
             self._owns_save = True

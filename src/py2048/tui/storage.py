@@ -35,6 +35,22 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("py2048", appauthor=False))
 
 
+def write_failure(error: OSError, directory: Path) -> str:
+    """What a failed write of a file in ``directory`` tells the player: the path and what is
+    wrong with it. A data folder that is a file (or lies under one) says so, and how to choose
+    another, instead of the system's bare "File exists" or "Not a directory"."""
+    for place in (directory, *directory.parents):
+        if place.exists() or place.is_symlink():
+            if not place.is_dir():
+                return (
+                    f"{place} is a file, not a folder, so nothing can be saved in {directory}; "
+                    f"move the file, or set {DATA_DIR_ENV} to a folder"
+                )
+            break
+    problem = error.strerror or str(error)
+    return f"{problem}: {error.filename}" if error.filename else problem
+
+
 @dataclass(frozen=True, slots=True)
 class UnreadableSave:
     """A save file that could not be used: why, and where it was moved."""
