@@ -15,9 +15,12 @@ from py2048.tables.ranking import (
     digits_offset,
     layer_sizes,
     layer_starts,
+    left_sums,
+    next_in_layer,
     offsets_of_indices,
     ranks_array,
     unrank,
+    ways_array,
     weight,
 )
 from tests.tables.conftest import SMALL
@@ -88,3 +91,24 @@ def test_large_formations_rank_within_their_layer_and_decode_back(radices, data)
         assert starts[layer] <= offset < starts[layer + 1]
         unrank(offset - starts[layer], layer, radices_array, ranks, out)
         assert tuple(out) == digits
+
+
+@pytest.mark.parametrize("formation", FORMATIONS, ids=lambda f: f"{f.name}{f.radices}")
+def test_stepping_through_a_layer_visits_its_ranks_in_order(formation: Formation) -> None:
+    ranks = ranks_array(formation)
+    ways = ways_array(formation)
+    radices = np.array(formation.radices, dtype=np.int64)
+    digits = np.empty(radices.size, dtype=np.int64)
+    left = np.empty(radices.size, dtype=np.int64)
+    expected = np.empty(radices.size, dtype=np.int64)
+    for layer, size in enumerate(layer_sizes(formation)):
+        if size == 0:
+            continue
+        unrank(0, layer, radices, ranks, digits)
+        left_sums(digits, left)
+        for rank in range(1, size):
+            assert next_in_layer(digits, left, radices, ways)
+            unrank(rank, layer, radices, ranks, expected)
+            assert digits.tolist() == expected.tolist()
+            assert left[0] == layer
+        assert not next_in_layer(digits, left, radices, ways)

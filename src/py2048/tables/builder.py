@@ -58,7 +58,15 @@ from py2048.files import atomic_write, fsync_folder, open_regular
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import SCALE, WALL, direction_value
 from py2048.tables.layout import ORDER, layout
-from py2048.tables.ranking import layer_sizes, layer_starts, ranks_array, unrank
+from py2048.tables.ranking import (
+    layer_sizes,
+    layer_starts,
+    left_sums,
+    next_in_layer,
+    ranks_array,
+    unrank,
+    ways_array,
+)
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
@@ -145,6 +153,8 @@ class Shape(NamedTuple):
 
     ranks: np.ndarray
     """:func:`.ranking.ranks_array`."""
+    ways: np.ndarray
+    """:func:`.ranking.ways_array`."""
     radices: np.ndarray
     """int64: each free cell's radix, in canonical order."""
     layout: np.ndarray
@@ -158,6 +168,7 @@ def formation_shape(formation: Formation) -> Shape:
     wall_lo, wall_hi = (np.uint64(word) for word in wall_board(formation))
     return Shape(
         ranks_array(formation),
+        ways_array(formation),
         np.array(formation.radices, dtype=np.int64),
         layout(formation),
         formation.rank_limit,
@@ -177,9 +188,13 @@ def _solve_layer(layer, window, base, out, shape, tables):
     tasks = (count + TASK_POSITIONS - 1) // TASK_POSITIONS
     for task in prange(tasks):
         digits = np.empty(shape.radices.size, dtype=np.int64)
-        end = min(count, (task + 1) * TASK_POSITIONS)
-        for rank in range(task * TASK_POSITIONS, end):
-            unrank(rank, layer, shape.radices, shape.ranks, digits)
+        left = np.empty(shape.radices.size, dtype=np.int64)
+        begin = task * TASK_POSITIONS
+        unrank(begin, layer, shape.radices, shape.ranks, digits)
+        left_sums(digits, left)
+        for rank in range(begin, min(count, begin + TASK_POSITIONS)):
+            if rank > begin:
+                next_in_layer(digits, left, shape.radices, shape.ways)
             lo = shape.wall_lo
             for k in range(digits.size):
                 lo |= np.uint64(digits[k]) << np.uint64(4 * shape.layout[ORDER, k])

@@ -60,13 +60,16 @@ def afterstate_value(
     :mod:`.ranking`; ``ranks`` is the formation's ``RANKS``) is read at ``values[o - base]``:
     a whole table with ``base`` 0, or a build's window of layers starting at ``base``.
     """
+    # One pass from the last free cell back: what is left at each cell is the sum of the
+    # cells from it on, so the layer and the afterstate's own terms come together.
+    whole = 0
     layer = 0
     success = False
     failure = False
-    for k in range(16):
+    for k in range(15, -1, -1):
         cell = layout[ORDER, k]
         if cell < 0:
-            break
+            continue
         rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
         if rank == rank_limit:
             if layout[TARGET, cell] != 0:
@@ -77,45 +80,35 @@ def afterstate_value(
             failure = True
         elif rank > 0:
             layer += 1 << (rank - 1)
+            whole += ranks[k, rank, layer]
     if success:
         return 1.0
     if failure:
         return 0.0
-    whole = 0
-    left = layer
-    for k in range(16):
-        cell = layout[ORDER, k]
-        if cell < 0:
-            break
-        rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
-        whole += ranks[k, rank, left]
-        if rank > 0:
-            left -= 1 << (rank - 1)
-    # A spawn on cell k raises the sum left for cells 0 .. k by 1 (a 2) or 2 (a 4) and leaves
-    # the cells after k as they were: its offset is the afterstate's terms before k read one
-    # or two sums up, cell k's own term, and the afterstate's terms after k.
+    # A spawn on cell k raises what is left for cells 0 .. k by 1 (a 2) or 2 (a 4) and leaves
+    # the cells after k as they were: its offset is where its layer starts, the afterstate's
+    # terms before k read one or two sums up, cell k's own term, and the terms after k.
     total = 0.0
     empty = 0
     before = 0
-    up_1 = 0
-    up_2 = 0
+    up_1 = ranks[0, 0, layer + 1] - base
+    up_2 = ranks[0, 0, layer + 2] - base
     left = layer
     for k in range(16):
         cell = layout[ORDER, k]
         if cell < 0:
             break
         rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
-        here = ranks[k, rank, left]
         if rank == 0:
-            after = whole - before - here - base
+            after = whole - before
             two = values[up_1 + ranks[k, 1, left + 1] + after]
             four = values[up_2 + ranks[k, 2, left + 2] + after]
             total += SPAWN_2 * two + SPAWN_4 * four
             empty += 1
-        before += here
-        up_1 += ranks[k, rank, left + 1]
-        up_2 += ranks[k, rank, left + 2]
-        if rank > 0:
+        else:
+            before += ranks[k, rank, left]
+            up_1 += ranks[k, rank, left + 1]
+            up_2 += ranks[k, rank, left + 2]
             left -= 1 << (rank - 1)
     if empty == 0:
         return 0.0

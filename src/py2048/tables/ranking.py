@@ -10,13 +10,14 @@ lexicographic order of their ranks, the first free cell (in increasing cell orde
 significant. With ``ways[k][s]`` the number of ways the free cells ``k, k+1, ...`` can hold
 the layer ``s`` (each within its radix), a position's place in the file is
 
-    ``offset = sum over k of RANKS[k, d_k, s_k]``
+    ``offset = RANKS[0, 0, L] + sum over the cells k with d_k > 0 of RANKS[k, d_k, s_k]``
 
-where ``s_0 = L`` and ``s_{k+1} = s_k - w(d_k)`` (what is left for the cells from ``k + 1``
-on), ``RANKS[k, d, s]`` counts the positions of layer ``s`` (left for cells ``k`` on) whose
-cell ``k`` holds less than ``d`` (``sum over r < d of ways[k + 1][s - w(r)]``), and
-``RANKS[0, d, s]`` also adds where layer ``s`` starts. One small array per formation (cells x
-ranks x layers, a few hundred kB), about a dozen reads a position.
+where ``s_k = L - w(d_0) - ... - w(d_{k-1})`` is what is left for the cells from ``k`` on (so
+``s_k = w(d_k) + ... + w(d_{n-1})``), ``RANKS[k, d, s]`` (``d > 0``) counts the ways of
+holding ``s`` in cells ``k`` on with less than ``d`` on cell ``k`` (``sum over r < d of
+ways[k + 1][s - w(r)]``), ``RANKS[0, 0, L]`` is where layer ``L`` starts, and every other
+``RANKS[k, 0, s]`` is 0 (an empty cell adds nothing, so the look-up skips it). One small array
+per formation (cells x ranks x layers, a few hundred kB): a read per occupied cell.
 
 The *index* of a position (``sum(d_k * place_values[k])``, the dense mixed-radix number of
 :attr:`~py2048.tables.formations.Formation.place_values`) stays its name everywhere else
@@ -85,9 +86,7 @@ def ranks_array(formation: Formation) -> np.ndarray:
             shift = weight(rank)
             below = below.copy()
             below[shift:] += ways[k + 1, : sums - shift]
-    starts = np.zeros(sums, dtype=np.int64)
-    np.cumsum(ways[0, : sums - 1], out=starts[1:])
-    ranks[0] += starts
+    np.cumsum(ways[0, : sums - 1], out=ranks[0, 0, 1:])
     ranks.flags.writeable = False
     return ranks
 
@@ -99,10 +98,10 @@ def digits_offset(digits: np.ndarray, ranks: np.ndarray) -> int:
     for k in range(digits.size):
         if digits[k] > 0:
             layer += 1 << (digits[k] - 1)
-    offset = 0
+    offset = ranks[0, 0, layer]
     for k in range(digits.size):
-        offset += ranks[k, digits[k], layer]
         if digits[k] > 0:
+            offset += ranks[k, digits[k], layer]
             layer -= 1 << (digits[k] - 1)
     return offset
 
@@ -110,15 +109,57 @@ def digits_offset(digits: np.ndarray, ranks: np.ndarray) -> int:
 @njit(cache=True, nogil=True, inline="always")
 def unrank(rank: int, layer: int, radices: np.ndarray, ranks: np.ndarray, digits: np.ndarray):
     """Write into ``digits`` the position of layer ``layer`` at ``rank`` within it (0-based)."""
-    left = rank + ranks[0, 0, layer]
+    left = rank
     for k in range(digits.size):
         digit = radices[k] - 1
-        while ranks[k, digit, layer] > left:
+        while digit > 0 and ranks[k, digit, layer] > left:
             digit -= 1
-        left -= ranks[k, digit, layer]
         digits[k] = digit
         if digit > 0:
+            left -= ranks[k, digit, layer]
             layer -= 1 << (digit - 1)
+
+
+def ways_array(formation: Formation) -> np.ndarray:
+    """``ways[k][s]``: int64 of shape ``(free cells + 1, top_layer + 1 + SUM_PADDING)``, the
+    ways the free cells ``k`` on can hold the layer ``s`` (see the module's docstring)."""
+    return _ways(formation.radices, top_layer(formation) + 1 + SUM_PADDING)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def left_sums(digits: np.ndarray, left: np.ndarray) -> None:
+    """``left[k]``: what the cells from ``k`` on hold (``s_k``) for these digits."""
+    held = 0
+    for k in range(digits.size - 1, -1, -1):
+        if digits[k] > 0:
+            held += 1 << (digits[k] - 1)
+        left[k] = held
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_in_layer(digits: np.ndarray, left: np.ndarray, radices: np.ndarray, ways: np.ndarray):
+    """Step ``digits`` (and their :func:`left_sums`) to the next position of their layer in
+    rank order; False (digits unchanged) at the layer's last position."""
+    n = digits.size
+    for k in range(n - 2, -1, -1):
+        held = left[k]
+        for digit in range(digits[k] + 1, radices[k]):
+            cost = 1 << (digit - 1)
+            if cost > held:
+                break
+            if ways[k + 1, held - cost] > 0:
+                digits[k] = digit
+                rest = held - cost
+                for j in range(k + 1, n):  # the first way the cells after k hold the rest
+                    left[j] = rest
+                    smallest = 0
+                    while ways[j + 1, rest - (0 if smallest == 0 else 1 << (smallest - 1))] == 0:
+                        smallest += 1
+                    digits[j] = smallest
+                    if smallest > 0:
+                        rest -= 1 << (smallest - 1)
+                return True
+    return False
 
 
 @njit(parallel=True, cache=True)
