@@ -1,78 +1,143 @@
-"""Learner speed: TD training moves per second by worker count, and greedy play with a network.
+"""Trainer speed beside TDL2048: TD training moves per second, one thread and lock-free threads.
 
-Run:  python benchmarks/learn.py [--games N] [--workers 1,2]
+Run (TDL2048 built as below, or the comparison is skipped with a message):
 
-Prints, for the default 4 x 6-tuple network with temporal coherence,
-  (a) training moves per second from scratch for each worker count (N games each, same seed),
-      and the ratio to one worker;
-  (b) greedy play (no learning) moves per second with the trained network from (a);
-  (c) calls per second of the "ntuple" solver evaluation kernel on boards from those games.
-Figures depend on the machine's load: run it on an idle machine, or say that it was not.
+    TDL2048=/path/to/TDL2048/2048 nice python benchmarks/learn.py --rounds 3 --games 5000
+
+Each round trains the 4 x 6-tuple network (Yeh's tuples, TDL2048's ``4x6patt``) from scratch
+on ``--games`` games with temporal coherence (alpha 1.0), once with py2048 and once with
+TDL2048, back to back, on one thread; then py2048 with ``--threads`` lock-free workers. Rounds
+interleave the programs, so a machine whose load changes during the run slows both alike; the
+ratio of each round and the median ratio are what to read, not the absolute rates. With
+``--fixed`` the rounds train with a fixed step (alpha 0.1) instead.
+
+Building TDL2048 (moporgic/TDL2048, public source; needs g++ and make):
+
+    git clone https://github.com/moporgic/TDL2048 && cd TDL2048 && make OLEVEL=3
+
+(its makefile passes -O3 -mtune=native with BMI2 and AVX2 where the processor has them; no
+profile-guided build). Then point ``TDL2048`` at the ``2048`` binary it makes. Its rate is read
+from its own report (the ``ops`` of each block of 1,000 games, averaged by moves).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
 import time
+from typing import NamedTuple
 
-import numpy as np
+from py2048.learn.training import (
+    DEFAULT_SEGMENT_MOVES,
+    LOCK_FREE_SEGMENT,
+    Trainer,
+    TrainingConfig,
+)
 
-from py2048.engine.board import pack_exponents
-from py2048.learn.network import network_evaluator
-from py2048.learn.play import play_greedy
-from py2048.learn.training import Trainer, TrainingConfig
+
+class Rate(NamedTuple):
+    """Moves per second of wall-clock time, and per second of processor time (all threads)."""
+
+    wall: float
+    cpu: float
 
 
-def training_speed(games: int, workers: int) -> tuple[float, Trainer]:
-    trainer = Trainer(TrainingConfig(seed=1, workers=workers))
-    trainer.run_round(1)  # compile outside the timing
-    trainer = Trainer(TrainingConfig(seed=1, workers=workers))
-    started = time.perf_counter()
+def py2048_rate(games: int, workers: int, coherence: bool) -> Rate:
+    """Training moves per second over ``games`` games from scratch (compiled beforehand)."""
+    config = TrainingConfig(
+        seed=1, workers=workers, lock_free=workers > 1, temporal_coherence=coherence,
+        segment_moves=LOCK_FREE_SEGMENT if workers > 1 else DEFAULT_SEGMENT_MOVES,
+        alpha=1.0 if coherence else 0.1,
+    )  # fmt: skip
+    warm = Trainer(config)
+    warm.run_round(1)  # compile outside the timing
+    warm.close()
+    trainer = Trainer(config)
+    started, cpu = time.perf_counter(), time.process_time()
     while not trainer.done(games):
         trainer.run_round(games)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     trainer.close()
-    return trainer.moves_played / (time.perf_counter() - started), trainer
+    return Rate(trainer.moves_played / seconds, trainer.moves_played / cpu)
 
 
-def sample_boards(count: int) -> list[tuple[int, int]]:
-    """Boards with random tiles up to 2048, a third of the cells empty."""
-    exponents = np.random.default_rng(5).integers(0, 12, size=(count, 16))
-    exponents[exponents < 4] = 0
-    return [pack_exponents(row.tolist()) for row in exponents]
+_BLOCK = re.compile(r"^\d+/\d+ (\d+)ms ([\d.]+)ops", re.MULTILINE)
+
+
+def tdl2048_rate(binary: str, games: int, coherence: bool) -> Rate:
+    """TDL2048's training moves per second over ``games`` games from scratch (4x6patt)."""
+    blocks = max(1, games // 1000)
+    command = [binary, "-n", "4x6patt", "-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
+    command += ["-u", "1000", "-s", "1", "-e", "0"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    found = _BLOCK.findall(report)
+    if not found:
+        raise RuntimeError(f"no speed in TDL2048's report:\n{report[-2000:]}")
+    milliseconds = sum(float(ms) for ms, _ in found)
+    moves = sum(float(ms) / 1000 * float(ops) for ms, ops in found)
+    return Rate(moves / (milliseconds / 1000), moves / cpu)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000)
-    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--games", type=int, default=5000, help="games per round and program")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2, help="lock-free workers (0: skip)")
+    parser.add_argument("--fixed", action="store_true", help="a fixed step instead of TC")
     args = parser.parse_args()
-    speeds = {}
-    trainer = None
-    for workers in (int(w) for w in args.workers.split(",")):
-        speeds[workers], trainer = training_speed(args.games, workers)
-        print(
-            f"(a) training, {workers} worker(s): {speeds[workers]:,.0f} moves/s "
-            f"({speeds[workers] / speeds[min(speeds)]:.2f}x {min(speeds)} worker(s)); "
-            f"last 1000 games: mean {trainer.stats.mean_score:,.0f}, "
-            f"2048 in {trainer.stats.rate(2048):.0%}"
+    coherence = not args.fixed
+    binary = os.environ.get("TDL2048") or shutil.which("tdl2048")
+    if binary is None or not os.access(binary, os.X_OK):
+        print("TDL2048 not found: set TDL2048 to its built binary (see this file's docstring);")
+        print("py2048's rates are shown alone.")
+        binary = None
+    step = "TC, alpha 1.0" if coherence else "fixed step, alpha 0.1"
+    print(f"4x6-tuple network from scratch, {args.games} games a round, {step}")
+    ratios, cpu_ratios, scaling = [], [], []
+    for number in range(1, args.rounds + 1):
+        ours = py2048_rate(args.games, 1, coherence)
+        line = (
+            f"round {number}: py2048 1 thread {ours.wall:,.0f} moves/s ({ours.cpu:,.0f} per cpu-s)"
         )
-    assert trainer is not None
-    network = trainer.network
-    play_greedy(network, 1)
-    started = time.perf_counter()
-    games = play_greedy(network, 200, seed=3)
-    seconds = time.perf_counter() - started
-    print(f"(b) greedy play: {sum(g.moves for g in games) / seconds:,.0f} moves/s (200 games)")
-    evaluator = network_evaluator(network)
-    boards = sample_boards(20_000)
-    evaluator(*boards[0])
-    started = time.perf_counter()
-    for lo, hi in boards:
-        evaluator.kernel(np.uint64(lo), np.uint64(hi), evaluator.weights, evaluator.layout)
-    seconds = time.perf_counter() - started
+        if binary is not None:
+            theirs = tdl2048_rate(binary, args.games, coherence)
+            ratios.append(ours.wall / theirs.wall)
+            cpu_ratios.append(ours.cpu / theirs.cpu)
+            line += (
+                f" | TDL2048 {theirs.wall:,.0f} ({theirs.cpu:,.0f}) | ratio "
+                f"{ratios[-1]:.2f}x ({cpu_ratios[-1]:.2f}x per cpu-s)"
+            )
+        if args.threads > 1:
+            threaded = py2048_rate(args.games, args.threads, coherence)
+            scaling.append(threaded.wall / ours.wall)
+            line += (
+                f" | py2048 {args.threads} threads {threaded.wall:,.0f} "
+                f"({scaling[-1]:.2f}x; {threaded.cpu:,.0f} per cpu-s)"
+            )
+        print(line, flush=True)
+    if ratios:
+        print(
+            f"median ratio py2048 / TDL2048, one thread: {statistics.median(ratios):.2f}x "
+            f"wall-clock, {statistics.median(cpu_ratios):.2f}x per processor-second"
+        )
+    if scaling:
+        print(
+            f"median {args.threads} threads / 1 thread, wall-clock: "
+            f"{statistics.median(scaling):.2f}x"
+        )
     print(
-        f"(c) evaluation kernel from Python: {len(boards) / seconds:,.0f} calls/s "
-        "(includes Python call overhead; the search calls it from compiled code)"
+        "On a loaded machine read the per-processor-second ratio; thread scaling needs as many "
+        "idle cores as threads (os.getloadavg() at the end: "
+        + ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        + ")"
     )
 
 

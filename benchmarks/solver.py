@@ -45,13 +45,14 @@ bench`` instead (see docs/solver.md).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 PEER_VARIABLE = "PY2048_MACROXUE"
@@ -207,7 +208,26 @@ def peer(args: argparse.Namespace) -> int:
         ours = pooled(results["py2048", depth])
         theirs = pooled(results["macroxue", depth])
         print(compare_line("all rounds", ours, theirs))
+    if args.json_path:
+        report = {
+            "command": "python benchmarks/solver.py " + " ".join(sys.argv[1:]),
+            "peer": str(binary),
+            "tables_dir": str(tables),
+            "tables": list(_table_names()),
+            "rounds": {
+                f"{program} d{depth}": [asdict(r) for r in played]
+                for (program, depth), played in results.items()
+            },
+        }
+        Path(args.json_path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        print(f"every round's figures: {args.json_path}")
     return 0
+
+
+def _table_names() -> tuple[str, ...]:
+    from py2048.solver.endgame import endgame_tables
+
+    return endgame_tables().names
 
 
 def _pin_tables(folder: str | None) -> Path:
@@ -263,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     against.add_argument("--games", type=int, default=5, help="games per program and round")
     against.add_argument("--rounds", type=int, default=3)
     against.add_argument("--seed", type=int, default=2001)
+    against.add_argument("--json", dest="json_path", metavar="PATH", help="write every round")
     timed = commands.add_parser("latency", help="each preset's answer times on real positions")
     timed.add_argument("--games", type=int, default=4)
     timed.add_argument("--every", type=int, default=10)

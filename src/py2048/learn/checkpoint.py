@@ -42,6 +42,7 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
             segment_moves=np.array(config.segment_moves, dtype=np.int64),
             restart_tiles=np.array(config.restart_tiles, dtype=np.int64),
             restart_share=np.array(config.restart_share),
+            lock_free=np.array(config.lock_free),
             restart_boards=trainer.restart_boards,
             restarts_found=np.array(trainer.restarts_found, dtype=np.int64),
             weights=trainer.network.weights,
@@ -78,6 +79,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
                     tuple(int(t) for t in archive["restart_tiles"]) if has_restarts else ()
                 ),
                 restart_share=float(archive["restart_share"]) if has_restarts else 0.0,
+                lock_free="lock_free" in archive.files and bool(archive["lock_free"]),
             )
             network = NTupleNetwork(config.tuples, archive["weights"], config.stage_tiles)
         except ValueError as exc:

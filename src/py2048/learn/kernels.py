@@ -16,6 +16,15 @@ entry read by ``s'`` takes a share of the error: ``step * error`` with a fixed s
 temporal coherence (Beal & Smith 1999, used for 2048 by Jaskowski 2018), ``step * |E|/A *
 error`` where ``E`` and ``A`` are the entry's running sums of errors and of their absolute
 values, so entries whose errors keep the same sign learn fast and noisy ones slow down.
+
+Memory layout decides the speed of learning: an update touches one random table entry per
+tuple and placement (32 for four tuples), so the learner keeps each entry's weight, ``E`` and
+``A`` side by side in one row of a ``(entries, 3)`` float32 :attr:`Learning.table` (one cache
+line per entry instead of three). Without temporal coherence the table has one column.
+
+The kernels take a few records instead of long argument lists: :class:`Learning` (the table and
+how to learn), :class:`Games` (one worker pool's games in progress and how new ones start) and
+:class:`Output` (what a segment of play hands back).
 """
 
 from __future__ import annotations
@@ -24,8 +33,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.core.dispatcher import Dispatcher
+from numba.extending import intrinsic
 
 from py2048.engine.board import max_exponent, move, place, start
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
@@ -52,40 +64,87 @@ BOARD_COLUMNS = 5
 COUNTER_COLUMNS = 7
 RECORD_COLUMNS = 5
 RESULT_COLUMNS = 5
+WEIGHT, COHERENCE_SUM, COHERENCE_ABS = 0, 1, 2
+"""Columns of a learning table: the weight, then (with temporal coherence) ``E`` and ``A``."""
 TERMINAL = np.uint64(0xFFFFFFFFFFFFFFFF)
 """The gain recorded for the last move of a game, whose afterstate is worth 0."""
 RESTART_DRAW = np.uint64(1 << 62)
 """Draw numbers from here on decide a game's restart; spawns never count this far."""
 
 
+class Learning(NamedTuple):
+    """What a segment of play learns into, and how."""
+
+    table: np.ndarray
+    """float32 ``(entries, 3)`` rows of weight, E, A with temporal coherence; ``(entries, 1)``
+    with a fixed step."""
+    step: float
+    """The step per table entry (the run's alpha over the entries a board reads)."""
+    coherence: bool
+    """Scale each entry's step by its ``|E|/A`` (temporal coherence)."""
+    learn: bool
+    """False: play only (measuring a network)."""
+    online: bool
+    """Learn each transition at once; otherwise record it for :func:`apply_records`."""
+
+
+class Games(NamedTuple):
+    """The games a pool of workers plays: where each stands, and how new ones begin."""
+
+    boards: np.ndarray
+    """uint64 ``(workers, BOARD_COLUMNS)``: each worker's board, previous afterstate, key."""
+    counters: np.ndarray
+    """int64 ``(workers, COUNTER_COLUMNS)``: each worker's game number, score, moves..."""
+    base_key: np.uint64
+    """The run's key: game ``g`` spawns from ``seed_key(draw(base_key, g))``."""
+    stride: int
+    """Worker ``w`` plays games ``w, w + stride, ...``."""
+    total_games: int
+    """Games numbered from here on are not started."""
+    restart_exponents: int
+    """Bit ``e`` set: a game's first tile of exponent ``e`` adds its board to the pool."""
+    restart_share: float
+    """Share of games started from a pool board once the pool holds one."""
+    restart_boards: np.ndarray
+    """uint64 ``(pool size, 2)``: the restart pool."""
+    restart_count: int
+    """Boards of the pool in use (its first rows)."""
+
+
+class Output(NamedTuple):
+    """What :func:`play_segment` hands back, per worker (the counts say how many rows)."""
+
+    records: np.ndarray
+    """uint64 ``(workers, steps, RECORD_COLUMNS)``: transitions to learn later."""
+    record_counts: np.ndarray
+    results: np.ndarray
+    """int64 ``(workers, steps + 1, RESULT_COLUMNS)``: finished games."""
+    result_counts: np.ndarray
+    found: np.ndarray
+    """uint64 ``(workers, steps, 2)``: boards for the restart pool."""
+    found_counts: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def start_game(
-    worker: int,
-    game: int,
-    base_key: np.uint64,
-    boards: np.ndarray,
-    counters: np.ndarray,
-    restart_share: float,
-    restart_boards: np.ndarray,
-    restart_count: int,
-) -> None:
-    """Set a worker up to play game number ``game`` of the run with this base key.
+def start_game(worker: int, game: int, games: Games) -> None:
+    """Set a worker up to play game number ``game`` of the run.
 
     With probability ``restart_share`` (drawn from the game's own key) and a non-empty pool,
-    the game starts from one of the first ``restart_count`` boards of ``restart_boards``
-    instead of a fresh opening.
+    the game starts from one of the pool's boards instead of a fresh opening.
     """
-    key = seed_key(draw(base_key, np.uint64(game)))
+    key = seed_key(draw(games.base_key, np.uint64(game)))
     lo, hi = start(key)
     restarted = 0
-    if restart_count > 0:
+    if games.restart_count > 0:
         coin = float(draw(key, RESTART_DRAW) >> np.uint64(11)) * 2.0**-53
-        if coin < restart_share:
+        if coin < games.restart_share:
             pick_draw = draw(key, RESTART_DRAW + np.uint64(1))
-            pick = spawn_cell_index(pick_draw, np.uint64(restart_count))
-            lo = restart_boards[pick, 0]
-            hi = restart_boards[pick, 1]
+            pick = spawn_cell_index(pick_draw, np.uint64(games.restart_count))
+            lo = games.restart_boards[pick, 0]
+            hi = games.restart_boards[pick, 1]
             restarted = 1
+    boards = games.boards
+    counters = games.counters
     boards[worker, BOARD_LO] = lo
     boards[worker, BOARD_HI] = hi
     boards[worker, BOARD_KEY] = key
@@ -113,17 +172,82 @@ def _board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, planned: Pla
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _table_value(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan) -> float:
+    """:func:`_board_value` read from a learning table's weight column."""
+    plan, runs, staged = planned
+    top = max_exponent(lo, hi) if staged else 0
+    total = 0.0
+    for board in symmetric_boards(capped_board(lo, hi)):
+        for row in plan:
+            if row[1] <= top < row[2]:
+                total += table[table_index(board, row, runs), WEIGHT]
+    return total
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, index):  # type: ignore[no-untyped-def]
+    """Ask the processor to start loading row ``index`` of a 2-D array into its caches.
+
+    A hint only (LLVM's ``prefetch``): nothing is read or changed, and a row already cached
+    costs nothing. The learner's table is far larger than any cache, so every entry a board
+    reads is a trip to memory; asking for all of a move's entries before summing any of them
+    lets those trips overlap.
+    """
+    signature = types.void(table, index)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        table_type, index_type = sig.args
+        array = context.make_array(table_type)(context, builder, args[0])
+        row = context.cast(builder, args[1], index_type, types.intp)
+        first = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(
+            context, builder, table_type, array, [row, first], wraparound=False
+        )
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        prefetch = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        # read (0), keep in every cache level (3), data cache (1)
+        read, keep, data = ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)
+        builder.call(prefetch, [builder.bitcast(pointer, byte_pointer), read, keep, data])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_board(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan) -> None:
+    """Start loading every table row that :func:`_table_value` of this board will read."""
+    plan, runs, staged = planned
+    top = max_exponent(lo, hi) if staged else 0
+    for board in symmetric_boards(capped_board(lo, hi)):
+        for row in plan:
+            if row[1] <= top < row[2]:
+                _prefetch_row(table, table_index(board, row, runs))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _greedy_move(
-    lo: np.uint64,
-    hi: np.uint64,
-    weights: np.ndarray,
-    tables: np.ndarray,
-    planned: Plan,
+    lo: np.uint64, hi: np.uint64, table: np.ndarray, tables: np.ndarray, planned: Plan
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
 
-    Ties go to the lowest direction number; direction -1 means no legal move.
+    Ties go to the lowest direction number; direction -1 means no legal move. ``table`` is a
+    learning table (the weights in its first column).
     """
+    lo0, hi0, gain0 = move(lo, hi, 0, tables)
+    lo1, hi1, gain1 = move(lo, hi, 1, tables)
+    lo2, hi2, gain2 = move(lo, hi, 2, tables)
+    lo3, hi3, gain3 = move(lo, hi, 3, tables)
+    after_lo = (lo0, lo1, lo2, lo3)
+    after_hi = (hi0, hi1, hi2, hi3)
+    gains = (gain0, gain1, gain2, gain3)
+    for d in range(4):
+        if after_lo[d] != lo or after_hi[d] != hi:
+            _prefetch_board(after_lo[d], after_hi[d], table, planned)
     best_direction = -1
     best_total = -np.inf
     best_lo = lo
@@ -131,10 +255,10 @@ def _greedy_move(
     best_gain = 0
     best_value = 0.0
     for d in range(4):
-        new_lo, new_hi, gain = move(lo, hi, d, tables)
+        new_lo, new_hi, gain = after_lo[d], after_hi[d], gains[d]
         if new_lo == lo and new_hi == hi:
             continue
-        value = _board_value(new_lo, new_hi, weights, planned)
+        value = _table_value(new_lo, new_hi, table, planned)
         if gain + value > best_total:
             best_total = gain + value
             best_direction = d
@@ -144,102 +268,75 @@ def _greedy_move(
 
 @njit(cache=True, nogil=True, inline="always")
 def _learn_transition(
-    lo: np.uint64,
-    hi: np.uint64,
-    target: float,
-    weights: np.ndarray,
-    coherence_sum: np.ndarray,
-    coherence_abs: np.ndarray,
-    temporal_coherence: bool,
-    step: float,
-    planned: Plan,
+    lo: np.uint64, hi: np.uint64, target: float, learning: Learning, planned: Plan
 ) -> None:
     """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
-    error = target - _board_value(lo, hi, weights, planned)
+    table = learning.table
+    error = target - _table_value(lo, hi, table, planned)
+    step = learning.step
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
     for board in symmetric_boards(capped_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
                 j = table_index(board, row, runs)
-                if temporal_coherence:
-                    total_abs = coherence_abs[j]
-                    rate = abs(coherence_sum[j]) / total_abs if total_abs > 0 else 1.0
-                    weights[j] += step * rate * error
-                    coherence_sum[j] += error
-                    coherence_abs[j] += abs(error)
+                if learning.coherence:
+                    total_abs = table[j, COHERENCE_ABS]
+                    rate = abs(table[j, COHERENCE_SUM]) / total_abs if total_abs > 0 else 1.0
+                    table[j, WEIGHT] += step * rate * error
+                    table[j, COHERENCE_SUM] += error
+                    table[j, COHERENCE_ABS] += abs(error)
                 else:
-                    weights[j] += step * error
+                    table[j, WEIGHT] += step * error
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _play_segment(
     worker: int,
     steps: int,
-    boards: np.ndarray,
-    counters: np.ndarray,
-    base_key: np.uint64,
-    stride: int,
-    total_games: int,
-    weights: np.ndarray,
-    coherence_sum: np.ndarray,
-    coherence_abs: np.ndarray,
-    temporal_coherence: bool,
-    step: float,
-    learn: bool,
-    apply_now: bool,
+    learning: Learning,
+    games: Games,
+    output: Output,
     tables: np.ndarray,
-    records: np.ndarray,
-    record_counts: np.ndarray,
-    results: np.ndarray,
-    result_counts: np.ndarray,
-    restart_exponents: int,
-    restart_share: float,
-    restart_boards: np.ndarray,
-    restart_count: int,
-    found: np.ndarray,
-    found_counts: np.ndarray,
     planned: Plan,
 ) -> None:
     """Play up to ``steps`` turns of this worker's games, greedily on the current weights.
 
     The worker plays games ``worker, worker + stride, ...`` below ``total_games``; its game in
-    progress lives in ``boards[worker]`` / ``counters[worker]`` between calls. With ``learn``,
-    every transition is either learnt at once (``apply_now``: plain online learning, for one
-    worker) or recorded as ``(afterstate, next afterstate, gain)`` in ``records[worker]`` for
+    progress lives in ``games.boards[worker]`` / ``games.counters[worker]`` between calls. With
+    ``learning.learn``, every transition is either learnt at once (``learning.online``) or
+    recorded as ``(afterstate, next afterstate, gain)`` in ``output.records[worker]`` for
     :func:`apply_records` to learn from after every worker's segment. Each finished game appends
-    ``(game, score, max exponent, moves, restarted)`` to ``results[worker]``.
+    ``(game, score, max exponent, moves, restarted)`` to ``output.results[worker]``.
 
     Restarts: a game starts from a pool board as :func:`start_game` says, and whenever a game
     first makes a tile whose exponent bit is set in ``restart_exponents``, the board after the
-    next spawn is appended to ``found[worker]``, for the trainer to add to the pool.
+    next spawn is appended to ``output.found[worker]``, for the trainer to add to the pool.
     """
+    boards = games.boards
+    counters = games.counters
+    table = learning.table
     recorded = 0
     finished = 0
     discovered = 0
     for _ in range(steps):
         if counters[worker, COUNTER_IN_PROGRESS] == 0:
-            if counters[worker, COUNTER_GAME] >= total_games:
+            if counters[worker, COUNTER_GAME] >= games.total_games:
                 break
-            start_game(
-                worker, counters[worker, COUNTER_GAME], base_key, boards, counters, restart_share,
-                restart_boards, restart_count,
-            )  # fmt: skip
+            start_game(worker, counters[worker, COUNTER_GAME], games)
         lo = boards[worker, BOARD_LO]
         hi = boards[worker, BOARD_HI]
         direction, after_lo, after_hi, gain, after_value = _greedy_move(
-            lo, hi, weights, tables, planned
+            lo, hi, table, tables, planned
         )
-        if learn and counters[worker, COUNTER_HAS_PREV]:
+        if learning.learn and counters[worker, COUNTER_HAS_PREV]:
             prev_lo = boards[worker, BOARD_PREV_LO]
             prev_hi = boards[worker, BOARD_PREV_HI]
-            if apply_now:
+            if learning.online:
                 target = 0.0 if direction < 0 else gain + after_value
-                _learn_transition(
-                    prev_lo, prev_hi, target, weights, coherence_sum, coherence_abs,
-                    temporal_coherence, step, planned,
-                )  # fmt: skip
+                _learn_transition(prev_lo, prev_hi, target, learning, planned)
             else:
+                records = output.records
                 records[worker, recorded, 0] = prev_lo
                 records[worker, recorded, 1] = prev_hi
                 records[worker, recorded, 2] = after_lo
@@ -250,13 +347,14 @@ def _play_segment(
                     records[worker, recorded, 4] = np.uint64(gain)
                 recorded += 1
         if direction < 0:
+            results = output.results
             results[worker, finished, 0] = counters[worker, COUNTER_GAME]
             results[worker, finished, 1] = counters[worker, COUNTER_SCORE]
             results[worker, finished, 2] = max_exponent(lo, hi)
             results[worker, finished, 3] = counters[worker, COUNTER_MOVES]
             results[worker, finished, 4] = counters[worker, COUNTER_RESTARTED]
             finished += 1
-            counters[worker, COUNTER_GAME] += stride
+            counters[worker, COUNTER_GAME] += games.stride
             counters[worker, COUNTER_IN_PROGRESS] = 0
             continue
         boards[worker, BOARD_PREV_LO] = after_lo
@@ -272,54 +370,50 @@ def _play_segment(
         counters[worker, COUNTER_SPAWNS] += 1
         boards[worker, BOARD_LO] = spawned
         boards[worker, BOARD_HI] = after_hi
-        if restart_exponents:
+        if games.restart_exponents:
             top = max_exponent(spawned, after_hi)
-            if top > max_exponent(lo, hi) and (restart_exponents >> top) & 1:
-                found[worker, discovered, 0] = spawned
-                found[worker, discovered, 1] = after_hi
+            if top > max_exponent(lo, hi) and (games.restart_exponents >> top) & 1:
+                output.found[worker, discovered, 0] = spawned
+                output.found[worker, discovered, 1] = after_hi
                 discovered += 1
-    record_counts[worker] = recorded
-    result_counts[worker] = finished
-    found_counts[worker] = discovered
+    output.record_counts[worker] = recorded
+    output.result_counts[worker] = finished
+    output.found_counts[worker] = discovered
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _apply_records(
-    records: np.ndarray,
-    record_counts: np.ndarray,
-    weights: np.ndarray,
-    coherence_sum: np.ndarray,
-    coherence_abs: np.ndarray,
-    temporal_coherence: bool,
-    step: float,
-    planned: Plan,
-) -> None:
+def _apply_records(output: Output, learning: Learning, planned: Plan) -> None:
     """Learn from every recorded transition, worker by worker in order.
 
     Each error is computed here, on the weights as updated by the records before it, so this
     is exactly sequential TD(0) over the recorded games.
     """
-    for worker in range(record_counts.size):
-        for i in range(record_counts[worker]):
+    records = output.records
+    table = learning.table
+    for worker in range(output.record_counts.size):
+        for i in range(output.record_counts[worker]):
             gain = records[worker, i, 4]
             target = 0.0
             if gain != TERMINAL:
-                target = float(gain) + _board_value(
-                    records[worker, i, 2], records[worker, i, 3], weights, planned
+                target = float(gain) + _table_value(
+                    records[worker, i, 2], records[worker, i, 3], table, planned
                 )
             _learn_transition(
-                records[worker, i, 0], records[worker, i, 1], target, weights, coherence_sum,
-                coherence_abs, temporal_coherence, step, planned,
-            )  # fmt: skip
+                records[worker, i, 0], records[worker, i, 1], target, learning, planned
+            )
 
 
 class NetworkKernels(NamedTuple):
     """The compiled kernels of one network layout (see :func:`network_kernels`)."""
 
     board_value: Dispatcher
+    """``(lo, hi, weights)``: a board's value from a flat weights array."""
     greedy_move: Dispatcher
+    """``(lo, hi, table, move tables)``: see :func:`_greedy_move`."""
     play_segment: Dispatcher
+    """``(worker, steps, learning, games, output, move tables)``: see :func:`_play_segment`."""
     apply_records: Dispatcher
+    """``(output, learning)``: see :func:`_apply_records`."""
 
 
 def network_kernels(layout: np.ndarray) -> NetworkKernels:
@@ -341,30 +435,15 @@ def _compiled_kernels(planned: Plan) -> NetworkKernels:
         return _board_value(lo, hi, weights, planned)
 
     @njit(cache=True, nogil=True)
-    def greedy_move(lo, hi, weights, tables):
-        return _greedy_move(lo, hi, weights, tables, planned)
+    def greedy_move(lo, hi, table, tables):
+        return _greedy_move(lo, hi, table, tables, planned)
 
     @njit(cache=True, nogil=True)
-    def play_segment(
-        worker, steps, boards, counters, base_key, stride, total_games, weights, coherence_sum,
-        coherence_abs, temporal_coherence, step, learn, apply_now, tables, records,
-        record_counts, results, result_counts, restart_exponents, restart_share,
-        restart_boards, restart_count, found, found_counts,
-    ):  # fmt: skip
-        _play_segment(
-            worker, steps, boards, counters, base_key, stride, total_games, weights,
-            coherence_sum, coherence_abs, temporal_coherence, step, learn, apply_now, tables,
-            records, record_counts, results, result_counts, restart_exponents, restart_share,
-            restart_boards, restart_count, found, found_counts, planned,
-        )  # fmt: skip
+    def play_segment(worker, steps, learning, games, output, tables):
+        _play_segment(worker, steps, learning, games, output, tables, planned)
 
     @njit(cache=True, nogil=True)
-    def apply_records(
-        records, record_counts, weights, coherence_sum, coherence_abs, temporal_coherence, step
-    ):
-        _apply_records(
-            records, record_counts, weights, coherence_sum, coherence_abs, temporal_coherence,
-            step, planned,
-        )  # fmt: skip
+    def apply_records(output, learning):
+        _apply_records(output, learning, planned)
 
     return NetworkKernels(board_value, greedy_move, play_segment, apply_records)

@@ -91,7 +91,7 @@ class NTupleNetwork:
     def greedy_direction(self, lo: int, hi: int) -> int | None:
         """The move with the best ``gain + value(afterstate)``, or None when no move exists."""
         direction = self.kernels.greedy_move(
-            np.uint64(lo), np.uint64(hi), self.weights, ROW_TABLES
+            np.uint64(lo), np.uint64(hi), self.weights.reshape(-1, 1), ROW_TABLES
         )[0]
         return None if direction < 0 else int(direction)
 

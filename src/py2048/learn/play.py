@@ -12,6 +12,9 @@ from py2048.learn.kernels import (
     COUNTER_IN_PROGRESS,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
+    Games,
+    Learning,
+    Output,
 )
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.training import GameResult
@@ -30,20 +33,21 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
     base_key = np.uint64(seed_key(np.uint64(validate_seed(seed))))
     boards = np.zeros((1, BOARD_COLUMNS), dtype=np.uint64)
     counters = np.zeros((1, COUNTER_COLUMNS), dtype=np.int64)
-    records = np.zeros((1, 0, RECORD_COLUMNS), dtype=np.uint64)
-    results = np.zeros((1, _SEGMENT + 1, RESULT_COLUMNS), dtype=np.int64)
     no_restarts = np.zeros((0, 2), dtype=np.uint64)
-    no_finds = np.zeros((1, 0, 2), dtype=np.uint64)
-    find_counts = np.zeros(1, dtype=np.int64)
-    record_counts = np.zeros(1, dtype=np.int64)
-    counts = np.zeros(1, dtype=np.int64)
+    games_record = Games(boards, counters, base_key, 1, games, 0, 0.0, no_restarts, 0)
+    output = Output(
+        np.zeros((1, 0, RECORD_COLUMNS), dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((1, _SEGMENT + 1, RESULT_COLUMNS), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((1, 0, 2), dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+    )
+    learning = Learning(network.weights.reshape(-1, 1), 0.0, False, False, False)
     finished: list[GameResult] = []
-    unused = np.zeros(0, dtype=np.float32)
     while len(finished) < games or counters[0, COUNTER_IN_PROGRESS]:
-        network.kernels.play_segment(
-            0, _SEGMENT, boards, counters, base_key, 1, games, network.weights, unused, unused,
-            False, 0.0, False, False, ROW_TABLES, records, record_counts, results, counts, 0,
-            0.0, no_restarts, 0, no_finds, find_counts,
-        )  # fmt: skip
-        finished.extend(GameResult.from_row(row) for row in results[0, : counts[0]])
+        network.kernels.play_segment(0, _SEGMENT, learning, games_record, output, ROW_TABLES)
+        finished.extend(
+            GameResult.from_row(row) for row in output.results[0, : output.result_counts[0]]
+        )
     return finished

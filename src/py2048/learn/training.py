@@ -12,6 +12,13 @@ its own engine key, derived from the training seed and ``g``.
 With one worker, errors are applied at once (plain online TD(0)), which learns the most per
 game; more workers trade a little of that for moves per second.
 
+*Lock-free* training (``lock_free``) is the other way to use several cores, the one TDL2048
+takes: every worker plays and learns online at once on the shared weights, without locks
+(Hogwild, Recht et al. 2011). Two workers then train almost twice as fast as one, since no
+worker waits for another, and the rare update lost to a race between threads costs nothing
+measurable; but the weights then depend on timing, so such a run cannot be repeated exactly,
+and a resumed run goes on from its checkpoint rather than ending exactly as an uninterrupted one.
+
 *Restarts* give the late game more practice. Greedy play reaches a 16384 in about one game in
 ten, so the positions that decide the best games are rare in training. With restart tiles
 set, every game that first makes one of those tiles lends its board to a pool (the newest
@@ -40,16 +47,26 @@ from py2048.evaluation.tuples import (
 )
 from py2048.learn.kernels import (
     BOARD_COLUMNS,
+    COHERENCE_ABS,
+    COHERENCE_SUM,
     COUNTER_COLUMNS,
     COUNTER_GAME,
     COUNTER_IN_PROGRESS,
     COUNTER_MOVES,
     RECORD_COLUMNS,
     RESULT_COLUMNS,
+    WEIGHT,
+    Games,
+    Learning,
+    Output,
 )
 from py2048.learn.network import NTupleNetwork, split_stage_array
 
 DEFAULT_SEGMENT_MOVES = 2000
+LOCK_FREE_SEGMENT = 20_000
+"""Moves a round of lock-free training plays per worker: longer than the deterministic
+rounds' default, since lock-free workers share nothing but the weights, and every round ends
+with the quickest worker waiting for the slowest."""
 RESTART_POOL_SIZE = 10_000
 """Boards kept for restarts: the newest ones, so the pool follows the improving player."""
 
@@ -68,6 +85,9 @@ class TrainingConfig:
     ``restart_tiles`` are the tiles whose first appearance in a game adds its board to the
     restart pool; ``restart_share`` is the share of games started from that pool once it holds
     a board (0: every game starts fresh).
+
+    ``lock_free`` lets several workers learn at once on shared weights (see the module
+    docstring): faster, but not repeatable. With one worker it changes nothing.
     """
 
     tuples: tuple[tuple[int, ...], ...] = DEFAULT_TUPLES
@@ -79,6 +99,7 @@ class TrainingConfig:
     segment_moves: int = DEFAULT_SEGMENT_MOVES
     restart_tiles: tuple[int, ...] = ()
     restart_share: float = 0.0
+    lock_free: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tuples", validate_tuples(self.tuples))
@@ -162,9 +183,8 @@ class Trainer:
             raise ValueError(
                 "the network's tuples or stages differ from the training configuration's"
             )
-        size = self.network.weights.size if config.temporal_coherence else 0
-        self.coherence_sum = np.zeros(size, dtype=np.float32)
-        self.coherence_abs = np.zeros(size, dtype=np.float32)
+        self.table = learning_table(network.weights, config.temporal_coherence)
+        network.weights = self.table[:, WEIGHT]
         workers = config.workers
         self.boards = np.zeros((workers, BOARD_COLUMNS), dtype=np.uint64)
         self.counters = np.zeros((workers, COUNTER_COLUMNS), dtype=np.int64)
@@ -193,10 +213,28 @@ class Trainer:
         learns at the rate its original had reached.
         """
         old_tiles = self.config.stage_tiles
+        table = self.table
         self.network = self.network.split_stages(stage_tiles)
-        self.coherence_sum = split_stage_array(self.coherence_sum, old_tiles, stage_tiles)
-        self.coherence_abs = split_stage_array(self.coherence_abs, old_tiles, stage_tiles)
+        self.table = learning_table(self.network.weights, self.config.temporal_coherence)
+        self.network.weights = self.table[:, WEIGHT]
+        for column in range(1, table.shape[1]):
+            self.table[:, column] = split_stage_array(table[:, column], old_tiles, stage_tiles)
         self.config = replace(self.config, stage_tiles=self.network.stage_tiles)
+
+    @property
+    def coherence_sum(self) -> np.ndarray:
+        """Each entry's running sum of errors (temporal coherence's E; empty without TC)."""
+        return self._coherence_column(COHERENCE_SUM)
+
+    @property
+    def coherence_abs(self) -> np.ndarray:
+        """Each entry's running sum of absolute errors (temporal coherence's A)."""
+        return self._coherence_column(COHERENCE_ABS)
+
+    def _coherence_column(self, column: int) -> np.ndarray:
+        if self.table.shape[1] > column:
+            return self.table[:, column]
+        return np.zeros(0, dtype=np.float32)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -211,7 +249,14 @@ class Trainer:
         """Play one segment on every worker, learn from it, and return the games it finished."""
         moves_before = self._moves_in_progress()
         if self._pool is None:
-            self._play(0, total_games, apply_now=True)
+            self._play(0, total_games, online=True)
+        elif self.config.lock_free:
+            futures = [
+                self._pool.submit(self._play, w, total_games, True)
+                for w in range(self.config.workers)
+            ]
+            for future in futures:
+                future.result()
         else:
             futures = [
                 self._pool.submit(self._play, w, total_games, False)
@@ -246,44 +291,34 @@ class Trainer:
         in_progress = self.counters[:, COUNTER_IN_PROGRESS] == 1
         return int(self.counters[:, COUNTER_MOVES][in_progress].sum())
 
-    def _play(self, worker: int, total_games: int, apply_now: bool) -> None:
-        network = self.network
-        network.kernels.play_segment(
-            worker,
-            self.config.segment_moves,
-            self.boards,
-            self.counters,
-            self._base_key,
-            self.config.workers,
-            total_games,
-            network.weights,
-            self.coherence_sum,
-            self.coherence_abs,
-            self.config.temporal_coherence,
-            self._step,
-            True,
-            apply_now,
-            ROW_TABLES,
-            self._records,
-            self._record_counts,
-            self._results,
-            self._result_counts,
-            self.config.restart_exponents,
-            self.config.restart_share,
-            self.restart_boards,
+    def _play(self, worker: int, total_games: int, online: bool) -> None:
+        config = self.config
+        learning = Learning(self.table, self._step, config.temporal_coherence, True, online)
+        games = Games(
+            self.boards, self.counters, self._base_key, config.workers, total_games,
+            config.restart_exponents, config.restart_share, self.restart_boards,
             min(self.restarts_found, RESTART_POOL_SIZE),
-            self._found,
-            self._found_counts,
+        )  # fmt: skip
+        self.network.kernels.play_segment(
+            worker, config.segment_moves, learning, games, self._output(), ROW_TABLES
         )
 
     def _apply(self) -> None:
-        network = self.network
-        network.kernels.apply_records(
-            self._records,
-            self._record_counts,
-            network.weights,
-            self.coherence_sum,
-            self.coherence_abs,
-            self.config.temporal_coherence,
-            self._step,
-        )
+        config = self.config
+        learning = Learning(self.table, self._step, config.temporal_coherence, True, False)
+        self.network.kernels.apply_records(self._output(), learning)
+
+    def _output(self) -> Output:
+        return Output(
+            self._records, self._record_counts, self._results, self._result_counts,
+            self._found, self._found_counts,
+        )  # fmt: skip
+
+
+def learning_table(weights: np.ndarray, temporal_coherence: bool) -> np.ndarray:
+    """A learning table holding these weights (see :class:`~py2048.learn.kernels.Learning`):
+    float32 rows of weight, E and A (both 0) with temporal coherence, of the weight alone
+    without."""
+    table = np.zeros((weights.size, 3 if temporal_coherence else 1), dtype=np.float32)
+    table[:, WEIGHT] = weights
+    return table
