@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 
@@ -295,8 +296,8 @@ def test_a_budget_in_positions_gives_the_same_advice_every_time():
 
 @pytest.mark.parametrize("budget", [30_000, 200_000])
 def test_a_budget_in_positions_stops_the_search_near_it(budget):
-    unbounded = decided(MIDGAME, SearchPlan(6, 6, 0.0, True))
-    depth, _, nodes = decided(MIDGAME, SearchPlan(6, 6, 0.0, True, nodes=budget))
+    unbounded = decided(MIDGAME, SearchPlan(6, 6, 0.0, False))
+    depth, _, nodes = decided(MIDGAME, SearchPlan(0, 6, 0.0, False, nodes=budget))
     assert unbounded[2] > budget  # the full search would need more
     assert 0 <= depth < unbounded[0]
     assert nodes <= budget + 2 * 4096  # the limit is read every 4096 positions
@@ -309,5 +310,40 @@ def test_an_unbounded_budget_in_positions_answers_as_an_unbounded_time_budget():
 
 
 def test_the_smallest_budget_in_positions_still_answers_at_depth_zero():
-    depth, values, _ = decided(OPEN, SearchPlan(3, 6, 0.0, True, nodes=1))
+    depth, values, _ = decided(OPEN, SearchPlan(0, 6, 0.0, False, nodes=1))
     assert (depth, values) == decided(OPEN, SearchPlan(0, 0, 0.0, False))[:2]
+
+
+SPENT = [{"seconds": 1e-9}, {"nodes": 1}]
+"""Budgets spent before the search starts: a machine so loaded that no deeper search fits."""
+
+
+@pytest.mark.parametrize("board", [OPEN, MIDGAME, HARD])
+@pytest.mark.parametrize("spent", SPENT, ids=["time", "nodes"])
+@pytest.mark.parametrize("preset", list(PRESETS.values()), ids=list(PRESETS))
+def test_a_presets_minimum_depth_is_a_floor_even_when_its_budget_is_spent(board, spent, preset):
+    plan = SearchPlan(preset.min_depth, preset.max_depth, 0.0, True)._replace(**spent)
+    depth, values, _ = decided(board, plan)
+    assert depth >= preset.min_depth
+    exact = SearchPlan(depth, depth, 0.0, False)
+    assert values == decided(board, exact)[1]  # the values of a whole search at that depth
+
+
+@pytest.mark.parametrize("spent", SPENT, ids=["time", "nodes"])
+def test_a_forced_move_is_still_answered_at_once_when_the_budget_is_spent(spent):
+    plan = SearchPlan(3, 6, 0.0, True)._replace(**spent)
+    assert decided(FORCED, plan)[0] == 0
+
+
+def test_a_time_budget_without_a_preset_has_no_floor_but_depth_zero():
+    assert decided(MIDGAME, SearchPlan(0, 6, 1e-9, False))[0] == 0
+
+
+def test_best_move_with_a_preset_searches_at_least_its_minimum_depth(monkeypatch):
+    from py2048.solver import hint as hint_module
+
+    spent = {name: dataclasses.replace(p, time_ms=1e-6) for name, p in PRESETS.items()}
+    monkeypatch.setattr(hint_module, "PRESETS", spent)
+    for name, preset in PRESETS.items():
+        found = best_move(MIDGAME, preset=name, tables=False)
+        assert found.depth >= preset.min_depth, name

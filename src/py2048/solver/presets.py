@@ -5,8 +5,10 @@ web API's schema, the page (which asks the server for them: ``GET /api/presets``
 terminal game's strengths all come from :data:`PRESETS`.
 
 A preset searches between ``min_depth`` and ``max_depth``, going deeper on harder boards (see
-:func:`py2048.solver.search.adaptive_depth`), and never takes more than ``time_ms``: when the
-chosen depth would not fit, the deepest search that finished in time answers. Their measured
+:func:`py2048.solver.search.adaptive_depth`), and takes at most ``time_ms`` past its minimum
+depth: when the chosen depth would not fit, the deepest search that finished in time answers.
+``min_depth`` is a floor: it is always searched, even past ``time_ms`` on a loaded machine
+(only a board with a single legal move is answered at once, at depth 0). Their measured
 strength is in ``docs/solver-notes.md``.
 
 A time cap makes a preset's games depend on the machine's speed at the moment (a loaded machine
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Preset:
-    """Search settings with a hard time cap per move."""
+    """Search settings: a depth range and a time cap per move past the minimum depth."""
 
     name: str
     min_depth: int

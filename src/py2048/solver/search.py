@@ -285,9 +285,11 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     """Search one position as planned; return the depth that answered (-1: no move exists).
 
     Without a budget, one search at the target depth. With a budget, iterative deepening from
-    depth 0: each deeper search starts only if the last one's time (or positions, for a budget
-    in positions) times its growth factor still fits, runs against the deadline (or the node
-    limit), and is thrown away if that stops it; the depth-0 search always finishes. With a
+    depth 0: each search deeper than ``plan.min_depth`` starts only if the last one's time (or
+    positions, for a budget in positions) times its growth factor still fits, runs against the
+    deadline (or the node limit), and is thrown away if that stops it; the searches up to
+    ``plan.min_depth`` (the floor: a preset's minimum depth, 0 for a time budget) always
+    finish, even past the budget. With a
     budget or a preset, a board with a single move is answered at depth 0 (the move is forced;
     a fixed depth still gives that move's value at the depth asked). ``run`` gives the move
     tables, the generation and the counters; its deadline, node limit and cutoff are set here
@@ -317,6 +319,7 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     if legal == 1 and (plan.adaptive or budgeted):
         target = 0
     first = 0 if budgeted else target
+    floor = min(plan.min_depth, target)
     scratch = np.empty(4, dtype=np.float64)
     reached = -1
     previous_nodes = 0
@@ -327,15 +330,16 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
         timed_out = plan.seconds > 0.0 and last_seconds * growth > deadline - iteration_started
         before = counters[NODES]
         spent = plan.nodes > 0 and previous_nodes * growth > plan.nodes - before
-        if reached >= 0 and (timed_out or spent):
+        capped = depth > floor
+        if capped and (timed_out or spent):
             break
         iteration = Run(
             run.tables,
             run.generation,
             counters,
-            deadline if reached >= 0 else 0.0,
+            deadline if capped else 0.0,
             probability_cutoff(depth),
-            plan.nodes if reached >= 0 else 0,
+            plan.nodes if capped else 0,
         )
         search_root(lo, hi, depth, evaluate, evaluation, table, iteration, scratch)
         if counters[ABORTED]:
