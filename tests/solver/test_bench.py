@@ -304,3 +304,37 @@ def test_a_preset_benched_with_a_budget_in_positions_says_so(tmp_path, capsys):
     assert settings.plan().nodes == PRESETS["fast"].nodes
     assert main(["bench", "--depth", "1", "--budget", "nodes"]) == 2
     assert "for presets" in capsys.readouterr().err
+
+
+def test_every_line_stays_whole_in_a_file_however_long(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)  # a file: rich's 80 columns
+    folder = tmp_path / ("a-folder-with-a-name-long-enough-to-pass-eighty-columns-" * 2)
+    folder.mkdir()
+    path = folder / "bench.json"
+    seed = "9007199254740000"  # the header: seeds 9007199254740000..9007199254740000
+    args = ["bench", "--games", "1", "--seed", seed, "--depth", "0", "--workers", "1"]
+    assert main([*args, "--json", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"py2048 bench: 1 games, seeds {seed}..{seed}, d0, rng py2048, 1 worker process(es)"
+    )
+    assert lines[1].startswith("tables: ") and lines[2].startswith("loaded in ")
+    assert lines[3].startswith("game 1/1: seed ") and lines[3].endswith(" elapsed")
+    assert lines[-1] == f"every game's figures: {path}"
+
+
+def test_help_says_what_the_bench_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "Let the solver play many games" in help_text
+    assert "Game i uses seed+i" in help_text
+
+
+def test_ray_missing_is_the_only_thing_printed(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    argv = ["bench", "--games", "1", "--depth", "0", "--ray", "127.0.0.1:1"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "2048: error: --ray needs Ray: pip install 'py2048[ray]'\n"

@@ -32,6 +32,7 @@ def test_an_address_that_refuses_connections_fails_at_once_with_one_line() -> No
     done, seconds = run(*argv, timeout=RAY_CONNECT_TIMEOUT_S + 30)
     assert done.returncode == 2
     assert seconds < RAY_CONNECT_TIMEOUT_S
+    assert done.stdout == ""  # the run's header waits until the cluster answers
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert lines == [
         f"2048: error: cannot reach the Ray cluster at 127.0.0.1:{port}: connection refused "

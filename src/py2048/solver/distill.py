@@ -13,6 +13,7 @@ ships, so that the solver has those answers without building the tables.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -72,7 +73,24 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: the folder {out.parent} does not exist")
+    from py2048.tables.lookup import available_tables
+
+    built = available_tables()
+    if not built:
+        print(
+            "2048 distill: no endgame table is built: run 2048 tables build first", file=sys.stderr
+        )
+        return 1
     compact = distill(args.games, args.seed, args.depth, args.max_positions, args.workers)
+    if len(compact.keys) == 0:
+        print(
+            f"2048 distill: nothing to distil: {args.games} game(s) at d{args.depth} reached "
+            f"no position of the built tables ({', '.join(built)}), so {out} was not written. "
+            "Play more games (--games) or build the tables those games reach "
+            "(2048 tables build).",
+            file=sys.stderr,
+        )
+        return 1
     compact.save(out)
     print(
         f"{len(compact.keys):,} positions kept ({compact.source}), "
