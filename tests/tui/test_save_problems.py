@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from py2048.engine import Game
+from py2048.tui.records import Records
 from py2048.tui.session import Session
 from py2048.tui.storage import DATA_DIR_ENV, Storage, write_failure
 
@@ -23,6 +24,21 @@ def test_a_data_folder_that_is_a_file_is_named_with_what_is_wrong(tmp_path: Path
     )
     assert a_file.read_text() == "my notes"
     assert session.game.moves == 1  # play goes on
+
+
+def test_a_data_folder_that_is_a_file_holds_no_save_that_could_not_be_read(tmp_path: Path) -> None:
+    """At the start there is nothing to report as unreadable (no save can be in a file): the
+    first save names the problem instead."""
+    a_file = tmp_path / "data"
+    a_file.write_text("my notes")
+    storage = Storage(a_file)
+    assert storage.load_game() == (None, None)
+    assert storage.load_best_score() == (0, None)
+    records = Records(a_file)
+    assert records.games() == []
+    assert records.statistics().games.played == 0
+    assert records.problems == []
+    assert a_file.read_text() == "my notes"
 
 
 def test_a_file_above_the_data_folder_is_named_too(tmp_path: Path) -> None:

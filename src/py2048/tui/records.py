@@ -262,7 +262,7 @@ class Records:
     def _read(self, path: Path) -> bytes | None:
         try:
             return Storage._read(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # none, or the folder is a file
             return None
 
     def _set_aside(self, path: Path, error: Exception) -> None:

@@ -83,7 +83,7 @@ class Storage:
             remove_leftovers(self.directory)
         try:
             return Game.from_json(self._read(self.game_path)), None
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # none, or the folder is a file
             return None, None
         except (OSError, SaveError) as exc:
             return None, self._set_aside(self.game_path, exc)
@@ -92,7 +92,7 @@ class Storage:
         """The best score so far (0 if none); a corrupt file is moved aside and reported."""
         try:
             return _parse_best_score(self._read(self.best_score_path)), None
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return 0, None
         except (OSError, ValueError) as exc:
             return 0, self._set_aside(self.best_score_path, exc)
