@@ -308,3 +308,38 @@ async def test_a_hint_from_an_endgame_table_speaks_of_chances(data_dir: Path) ->
         "↓ down  80.1%  mistake",
         "from an endgame table",
     ]
+
+
+async def test_a_balanced_hint_on_a_loaded_machine_still_looks_its_minimum_depth_ahead(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A time cap already spent when the search starts stands for a loaded machine: the
+    balanced hint still searches d2 (three moves ahead), its minimum, and says "moves"."""
+    import dataclasses
+
+    from py2048.solver import hint as hint_module
+    from py2048.solver.presets import PRESETS
+
+    spent = {name: dataclasses.replace(p, time_ms=1e-6) for name, p in PRESETS.items()}
+    monkeypatch.setattr(hint_module, "PRESETS", spent)
+    app = Py2048App(data_dir=data_dir, seed=2001)
+    async with app.run_test() as pilot:
+        await pilot.press(*"asdwasdw")
+        await pilot.press("i")
+        await wait_until(pilot, lambda: panel_of(app).advice is not None, "the hint")
+        advice = panel_of(app).advice
+        lines = str(panel_of(app).render()).splitlines()
+    minimum = PRESETS[DEFAULT_PRESET].min_depth
+    assert advice.depth == minimum
+    (ahead,) = [line for line in lines if " ahead, " in line]
+    assert ahead.startswith(f"{minimum + 1} moves ahead, ")
+
+
+def test_one_move_ahead_is_said_in_the_singular() -> None:
+    from py2048.solver import Hint
+    from py2048.tui.widgets.advice import advice_lines
+
+    values = {Direction.UP: 10.0, Direction.LEFT: 5.0}
+    for depth, said in ((0, "1 move ahead, 88.0 ms"), (1, "2 moves ahead, 88.0 ms")):
+        hint = Hint(Direction.UP, values, depth, 88.0, 4, "ntuple-snake")
+        assert str(advice_lines(hint, 0)[-1]) == said
