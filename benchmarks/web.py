@@ -2,6 +2,7 @@
 
 Run:  nice -n 10 python benchmarks/web.py [--rate 200] [--seconds 30] [--hint-clients 2]
                                           [--attack-clients 2] [--head-attack-clients 1]
+                                          [--json PATH [--note TEXT]]
 
 1. In this process, the CPU time one /api/move costs the server: the whole app (middleware,
    validation, engine, serialization) called directly through ASGI, without sockets. This is
@@ -30,7 +31,8 @@ Run:  nice -n 10 python benchmarks/web.py [--rate 200] [--seconds 30] [--hint-cl
    anything from another host (links to other sites, which load nothing, are allowed).
 
 The generator is a minimal HTTP/1.1 client on asyncio streams, so that its own overhead stays
-far below the figures it measures.
+far below the figures it measures. ``--json PATH`` also writes the figures of 1 and 2 there, with
+the command, the machine's cores and load, and ``--note`` (say what else the machine was doing).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import multiprocessing
 import os
 import random
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -168,7 +171,7 @@ async def asgi_post(app: object, path: str, body: bytes) -> int:
     return status
 
 
-def report_cpu_per_move(bodies: list[bytes], rounds: int = 5) -> None:
+def report_cpu_per_move(bodies: list[bytes], rounds: int = 5) -> float:
     from py2048.web import create_app
 
     app = create_app()
@@ -187,6 +190,7 @@ def report_cpu_per_move(bodies: list[bytes], rounds: int = 5) -> None:
         f"server CPU per /api/move, in process through the whole ASGI app: "
         f"{per_move * 1e6:.0f} us ({rounds * len(bodies)} moves)"
     )
+    return per_move
 
 
 # --- the load ------------------------------------------------------------------------------
@@ -519,6 +523,42 @@ def report_header_attack(attacked: Results, attack: Attack, args: argparse.Names
         )
 
 
+def load_figures(results: Results, target_ms: float | None) -> dict[str, Any]:
+    """One run of the generator as the --json file keeps it."""
+    lat = results.latencies_ms
+    figures: dict[str, Any] = {"answered": len(lat), "errors": results.errors}
+    if lat:
+        figures |= {
+            "p50_ms": round(statistics.median(lat), 3),
+            "p90_ms": round(percentile(lat, 0.90), 3),
+            "p99_ms": round(percentile(lat, 0.99), 3),
+            "max_ms": round(max(lat), 3),
+        }
+    if target_ms is not None:
+        met = bool(lat) and percentile(lat, 0.99) < target_ms and not results.errors
+        figures |= {"p99_target_ms": target_ms, "target_met": met}
+    figures |= {"late_sends": results.late_sends, "hints": results.hints}
+    figures["hint_statuses"] = {str(k): v for k, v in results.hint_statuses.items()}
+    if results.hint_ms:
+        figures["hint_median_ms"] = round(statistics.median(results.hint_ms), 1)
+    return figures
+
+
+def attack_figures(attack: Attack) -> dict[str, Any]:
+    """What the attack clients got, as the --json file keeps it."""
+    figures: dict[str, Any] = {
+        "requests": attack.sent,
+        "statuses": {str(k): v for k, v in attack.statuses.items()},
+    }
+    if attack.answer_ms:
+        figures["median_ms"] = round(statistics.median(attack.answer_ms), 1)
+        figures["max_ms"] = round(max(attack.answer_ms), 1)
+    if attack.bytes_sent:
+        figures["median_bytes_sent"] = int(statistics.median(attack.bytes_sent))
+        figures["max_bytes_sent"] = max(attack.bytes_sent)
+    return figures
+
+
 # --- page weight and external references --------------------------------------------------------
 
 
@@ -620,28 +660,58 @@ def main() -> None:
         type=Path,
         help="the server's tables folder (default: $PY2048_TABLES_DIR, else the user cache's)",
     )
+    parser.add_argument("--json", dest="json_path", metavar="PATH", help="write the figures")
+    parser.add_argument("--note", default="", help="what else the machine was doing (--json)")
     args = parser.parse_args()
     from py2048.tables import tables_dir
 
     tables = tables_dir(args.tables).resolve()
     print(f"tables folder of the server (PY2048_TABLES_DIR): {tables}")
 
-    report_cpu_per_move(move_bodies(500, random.Random(args.seed)))
+    per_move = report_cpu_per_move(move_bodies(500, random.Random(args.seed)))
     process, host, port = start_server(tables)
     try:
         started = time.monotonic()
         floor, loaded, attacked, attack, headed, header_attack = asyncio.run(
             measure(host, port, args)
         )
-        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        print(
-            f"(measured in {time.monotonic() - started:.0f} s on {os.cpu_count()} cores; "
-            f"load average now {load})"
-        )
+        seconds, loads = time.monotonic() - started, os.getloadavg()
+        load = ", ".join(f"{x:.1f}" for x in loads)
+        print(f"(measured in {seconds:.0f} s on {os.cpu_count()} cores; load average now {load})")
         report_load(floor, loaded, args)
         report_attack(attacked, attack, args)
         report_header_attack(headed, header_attack, args)
         report_pages(asyncio.run(fetch_page(host, port, "/solver")))
+        if args.json_path:
+            settings = {
+                name: str(value) if isinstance(value, Path) else value
+                for name, value in vars(args).items()
+                if name not in ("json_path", "note")
+            }
+            report = {
+                "command": shlex.join(["python", "benchmarks/web.py", *sys.argv[1:]]),
+                "environment": {"PY2048_TABLES_DIR": os.environ.get("PY2048_TABLES_DIR")},
+                "date": time.strftime("%Y-%m-%d %H:%M"),
+                "machine": {
+                    "cores": os.cpu_count(),
+                    "niceness": os.nice(0),
+                    "load_average_after": [round(x, 2) for x in loads],
+                },
+                "note": args.note,
+                "tables_dir": str(tables),
+                "settings": settings,
+                "measured_seconds": round(seconds, 1),
+                "server_cpu_per_move_us": round(per_move * 1e6, 1),
+                "floor_healthz": load_figures(floor, None),
+                "moves_with_hints": load_figures(loaded, P99_TARGET_MS),
+                "moves_under_nested_lists_attack": load_figures(attacked, ATTACKED_P99_TARGET_MS),
+                "nested_lists_attack": attack_figures(attack),
+                "moves_under_header_attack": load_figures(headed, ATTACKED_P99_TARGET_MS),
+                "header_attack": attack_figures(header_attack),
+            }
+            text = json.dumps(report, indent=1) + "\n"
+            Path(args.json_path).write_text(text, encoding="utf-8")
+            print(f"figures: {args.json_path}")
     finally:
         process.terminate()
         process.wait(timeout=30)
