@@ -134,5 +134,5 @@ def test_build_help_says_what_a_stopped_build_keeps(capsys: pytest.CaptureFixtur
         main(["tables", "build", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "resumes where it stopped" not in text  # a kill does not: it loses recent work
-    for case in ("Ctrl-C", "a full disk", "killed", "loses"):
+    for case in ("Ctrl-C", "a full disk", "killed", "loses at most the layer it was solving"):
         assert case in text
