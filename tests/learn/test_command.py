@@ -114,3 +114,37 @@ def test_bad_options_are_rejected_before_training(
 def test_a_folder_is_not_a_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="is a folder"):
         train(arguments(tmp_path))
+
+
+def test_a_fresh_run_can_start_from_a_weights_file(tmp_path: Path) -> None:
+    first = tmp_path / "first.npz"
+    train(arguments(tmp_path / "a.npz", games=30, export=str(first)))
+    start = load_weights(first)
+    assert train(arguments(tmp_path / "b.npz", games=2, tuples=None, init=str(first))) == 0
+    went_on = load_checkpoint(tmp_path / "b.npz")
+    assert went_on.network.tuples == start.tuples
+    assert went_on.games_finished == 2
+    # two more games move few weights, and only a little: the run began from the file
+    moved = np.abs(went_on.network.weights - start.weights)
+    assert np.count_nonzero(start.weights) > 1000
+    assert np.count_nonzero(moved > 1e-3) < np.count_nonzero(start.weights) / 4
+
+
+def test_init_is_for_fresh_runs_and_brings_its_own_tuples(tmp_path: Path) -> None:
+    export = tmp_path / "weights.npz"
+    train(arguments(tmp_path / "run.npz", games=5, export=str(export)))
+    with pytest.raises(ValueError, match="--tuples"):
+        train(arguments(tmp_path / "other.npz", init=str(export)))
+    with pytest.raises(ValueError, match="fresh run"):
+        train(arguments(tmp_path / "run.npz", resume=True, tuples=None, init=str(export)))
+    with pytest.raises(WeightsError, match=r"missing\.npz"):
+        train(arguments(tmp_path / "third.npz", tuples=None, init=str(tmp_path / "missing.npz")))
+
+
+def test_lock_free_is_kept_by_a_resumed_run(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    assert train(arguments(checkpoint, games=20, workers=2, lock_free=True)) == 0
+    assert train(arguments(checkpoint, games=40, resume=True, tuples=None)) == 0
+    trainer = load_checkpoint(checkpoint)
+    assert trainer.config.lock_free
+    assert trainer.games_finished == 40

@@ -45,6 +45,17 @@ def test_a_few_hundred_games_beat_the_random_initialisation(
     assert mean_score(trained) > 2 * before
 
 
+def test_lock_free_workers_play_every_game_once_and_learn(random_network: NTupleNetwork) -> None:
+    before = mean_score(random_network)
+    config = TrainingConfig(
+        tuples=SMALL_TUPLES, seed=5, workers=2, segment_moves=500, lock_free=True
+    )
+    trainer = train(config, 300, random_network)
+    assert sorted(r.game for r in trainer.stats.recent) == list(range(300))
+    assert trainer.moves_played == sum(r.moves for r in trainer.stats.recent)
+    assert mean_score(trainer.network) > 2 * before
+
+
 @pytest.mark.parametrize(("workers", "restart_share"), [(1, 0.0), (3, 0.0), (1, 0.5), (3, 0.5)])
 def test_training_is_deterministic_for_a_seed_and_worker_count(
     workers: int, restart_share: float

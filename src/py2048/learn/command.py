@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
+from py2048.evaluation.ntuple import weights_path
 from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
-from py2048.learn.network import save_weights
+from py2048.learn.network import load_weights, save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 
 if TYPE_CHECKING:
@@ -54,6 +55,11 @@ class TrainOptions:
     export: str | None = None
     """Also write the weights file here."""
     checkpoint_minutes: float = 10.0
+    init: str | None = None
+    """A fresh run starts from this weights file's network instead of zeros ("shipped": the
+    network py2048 ships)."""
+    lock_free: bool | None = None
+    """Several workers learn at once on shared weights (faster, not repeatable)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,6 +104,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         help="share of games started from the restart pool (default: 0, every game fresh)",
     )
+    parser.add_argument(
+        "--init",
+        metavar="PATH",
+        help='a fresh run starts from this weights file instead of zeros ("shipped": the '
+        "network py2048 ships); its tuples and stages are the run's",
+    )
+    parser.add_argument(
+        "--lock-free",
+        action="store_true",
+        default=None,
+        help="with several workers, every worker learns at once on the shared weights "
+        "(about twice as fast on two cores; the weights then depend on timing)",
+    )
     parser.add_argument("--export", metavar="PATH", help="also write the weights file here")
     parser.add_argument(
         "--checkpoint-minutes",
@@ -124,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
             restart_share=args.restart_share,
             export=args.export,
             checkpoint_minutes=args.checkpoint_minutes,
+            init=args.init,
+            lock_free=args.lock_free,
         )
     )
 
@@ -169,16 +190,27 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
             f"{checkpoint} already exists: pass --resume to continue it, or name another "
             "--checkpoint"
         )
+    network = None
+    if options.init is not None:
+        if options.tuples is not None or options.stage_tiles is not None:
+            raise ValueError(
+                "--init takes its tuples and stages from the weights file: leave "
+                "--tuples and --stage-tiles out"
+            )
+        network = load_weights(weights_path() if options.init == "shipped" else options.init)
     config = TrainingConfig(
-        tuples=parse_tuples(options.tuples or DEFAULT_SPEC),
-        stage_tiles=_tiles("--stage-tiles", options.stage_tiles or ""),
+        tuples=network.tuples if network else parse_tuples(options.tuples or DEFAULT_SPEC),
+        stage_tiles=(
+            network.stage_tiles if network else _tiles("--stage-tiles", options.stage_tiles or "")
+        ),
         alpha=1.0 if options.alpha is None else options.alpha,
         temporal_coherence=(options.step_size or "tc") == "tc",
         seed=0 if options.seed is None else options.seed,
         workers=1 if options.workers is None else options.workers,
+        lock_free=bool(options.lock_free),
         **_restart_settings(options),
     )
-    return Trainer(config)
+    return Trainer(config, network)
 
 
 def _restart_settings(options: TrainOptions) -> dict[str, object]:
@@ -211,7 +243,11 @@ def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
         "--step-size": (options.step_size, "tc" if config.temporal_coherence else "fixed"),
         "--seed": (options.seed, config.seed),
         "--workers": (options.workers, config.workers),
+        "--lock-free": (options.lock_free, config.lock_free),
     }
+    if options.init is not None:
+        trainer.close()
+        raise ValueError("--init starts a fresh run; a resumed run goes on from its checkpoint")
     for option, (asked, saved) in requested.items():
         if asked is not None and asked != saved:
             trainer.close()
@@ -249,16 +285,26 @@ def _train(
     trainer: Trainer, games: int, checkpoint: Path, checkpoint_minutes: float, console: Console
 ) -> bool:
     """Train until ``games`` games are played or Ctrl-C; returns True if stopped early."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(
         BarColumn(bar_width=16),
         MofNCompleteColumn(),
         TextColumn("{task.fields[summary]}"),
         TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
         console=console,
     )
-    last_save = last_log = time.monotonic()
+    last_save = last_log = began = time.monotonic()
+    games_at_start = trainer.games_finished
     with _stop_on_interrupt() as stop, progress:
         task = progress.add_task("train", total=games, completed=trainer.games_finished, summary="")
         while not trainer.done(games):
@@ -282,7 +328,12 @@ def _train(
             if not console.is_terminal and time.monotonic() - last_log >= LOG_SECONDS:
                 console.print(
                     f"{trainer.games_finished}/{games} games, "
-                    f"{trainer.elapsed_seconds:.0f} s: {summary}",
+                    f"{trainer.elapsed_seconds:.0f} s: {summary} | "
+                    + _time_left(
+                        trainer.games_finished - games_at_start,
+                        games - trainer.games_finished,
+                        time.monotonic() - began,
+                    ),
                     soft_wrap=True,
                 )
                 last_log = time.monotonic()
@@ -290,3 +341,13 @@ def _train(
                 save_checkpoint(trainer, checkpoint)
                 last_save = time.monotonic()
     return stop.is_set()
+
+
+def _time_left(done: int, left: int, seconds: float) -> str:
+    """ "about N min left" at this invocation's pace so far, or "" before a game has ended."""
+    if done <= 0:
+        return "time left unknown"
+    minutes = left / done * seconds / 60
+    return (
+        f"about {minutes:,.0f} min left" if minutes < 120 else f"about {minutes / 60:,.1f} h left"
+    )
