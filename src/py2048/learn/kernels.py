@@ -218,26 +218,70 @@ def _prefetch_row(typingctx, table, index):  # type: ignore[no-untyped-def]
     return signature, codegen
 
 
+PREVIOUS = 4
+"""The slot of a move's :class:`Scratch` that holds the previous afterstate's table rows (slots 0
+to 3 hold each direction's afterstate)."""
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _prefetch_board(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan) -> None:
-    """Start loading every table row that :func:`_table_value` of this board will read."""
+def _reads_per_board(planned: Plan) -> int:
+    """How many table entries one board reads: its stage's tuples at all eight placements."""
+    plan, _, _ = planned
+    count = 0
+    for row in plan:
+        if row[1] <= 0 < row[2]:
+            count += 1
+    return 8 * count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _board_rows(lo: np.uint64, hi: np.uint64, planned: Plan, rows: np.ndarray, slot: int) -> None:
+    """Write into ``rows[slot]`` every table row this board reads, in :func:`_table_value`'s
+    order."""
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
+    n = 0
     for board in symmetric_boards(capped_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
-                _prefetch_row(table, table_index(board, row, runs))
+                rows[slot, n] = table_index(board, row, runs)
+                n += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_value(table: np.ndarray, rows: np.ndarray, slot: int, reads: int) -> float:
+    """:func:`_table_value` of the board whose rows :func:`_board_rows` wrote into ``slot``
+    (the same sum in the same order)."""
+    total = 0.0
+    for i in range(reads):
+        total += table[rows[slot, i], WEIGHT]
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_rows(table: np.ndarray, rows: np.ndarray, slot: int, reads: int) -> None:
+    for i in range(reads):
+        _prefetch_row(table, rows[slot, i])
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _greedy_move(
-    lo: np.uint64, hi: np.uint64, table: np.ndarray, tables: np.ndarray, planned: Plan
+    lo: np.uint64,
+    hi: np.uint64,
+    table: np.ndarray,
+    tables: np.ndarray,
+    planned: Plan,
+    rows: np.ndarray,
 ) -> tuple[int, np.uint64, np.uint64, int, float]:
     """The move maximising ``gain + V(afterstate)``: ``(direction, lo, hi, gain, V)``.
 
     Ties go to the lowest direction number; direction -1 means no legal move. ``table`` is a
-    learning table (the weights in its first column).
+    learning table (the weights in its first column). ``rows`` (int64, at least 5 slots of
+    :func:`_reads_per_board` entries) receives each legal direction's table rows in slots 0 to
+    3, so that the move chosen can be learnt from without finding its rows again; all four
+    afterstates' rows are asked for before any is summed, so their trips to memory overlap.
     """
+    reads = _reads_per_board(planned)
     lo0, hi0, gain0 = move(lo, hi, 0, tables)
     lo1, hi1, gain1 = move(lo, hi, 1, tables)
     lo2, hi2, gain2 = move(lo, hi, 2, tables)
@@ -247,7 +291,8 @@ def _greedy_move(
     gains = (gain0, gain1, gain2, gain3)
     for d in range(4):
         if after_lo[d] != lo or after_hi[d] != hi:
-            _prefetch_board(after_lo[d], after_hi[d], table, planned)
+            _board_rows(after_lo[d], after_hi[d], planned, rows, d)
+            _prefetch_rows(table, rows, d, reads)
     best_direction = -1
     best_total = -np.inf
     best_lo = lo
@@ -258,12 +303,30 @@ def _greedy_move(
         new_lo, new_hi, gain = after_lo[d], after_hi[d], gains[d]
         if new_lo == lo and new_hi == hi:
             continue
-        value = _table_value(new_lo, new_hi, table, planned)
+        value = _rows_value(table, rows, d, reads)
         if gain + value > best_total:
             best_total = gain + value
             best_direction = d
             best_lo, best_hi, best_gain, best_value = new_lo, new_hi, gain, value
     return best_direction, best_lo, best_hi, best_gain, best_value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learn_rows(target: float, learning: Learning, rows: np.ndarray, slot: int, reads: int) -> None:
+    """:func:`_learn_transition` for the afterstate whose table rows are in ``rows[slot]``."""
+    table = learning.table
+    error = target - _rows_value(table, rows, slot, reads)
+    step = learning.step
+    for i in range(reads):
+        j = rows[slot, i]
+        if learning.coherence:
+            total_abs = table[j, COHERENCE_ABS]
+            rate = abs(table[j, COHERENCE_SUM]) / total_abs if total_abs > 0 else 1.0
+            table[j, WEIGHT] += step * rate * error
+            table[j, COHERENCE_SUM] += error
+            table[j, COHERENCE_ABS] += abs(error)
+        else:
+            table[j, WEIGHT] += step * error
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -316,6 +379,13 @@ def _play_segment(
     boards = games.boards
     counters = games.counters
     table = learning.table
+    plan, _, _ = planned
+    rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
+    reads = _reads_per_board(planned)
+    if counters[worker, COUNTER_IN_PROGRESS] and counters[worker, COUNTER_HAS_PREV]:
+        _board_rows(
+            boards[worker, BOARD_PREV_LO], boards[worker, BOARD_PREV_HI], planned, rows, PREVIOUS
+        )
     recorded = 0
     finished = 0
     discovered = 0
@@ -327,14 +397,14 @@ def _play_segment(
         lo = boards[worker, BOARD_LO]
         hi = boards[worker, BOARD_HI]
         direction, after_lo, after_hi, gain, after_value = _greedy_move(
-            lo, hi, table, tables, planned
+            lo, hi, table, tables, planned, rows
         )
         if learning.learn and counters[worker, COUNTER_HAS_PREV]:
             prev_lo = boards[worker, BOARD_PREV_LO]
             prev_hi = boards[worker, BOARD_PREV_HI]
             if learning.online:
                 target = 0.0 if direction < 0 else gain + after_value
-                _learn_transition(prev_lo, prev_hi, target, learning, planned)
+                _learn_rows(target, learning, rows, PREVIOUS, reads)
             else:
                 records = output.records
                 records[worker, recorded, 0] = prev_lo
@@ -360,6 +430,7 @@ def _play_segment(
         boards[worker, BOARD_PREV_LO] = after_lo
         boards[worker, BOARD_PREV_HI] = after_hi
         counters[worker, COUNTER_HAS_PREV] = 1
+        rows[PREVIOUS, :reads] = rows[direction, :reads]
         counters[worker, COUNTER_SCORE] += gain
         counters[worker, COUNTER_MOVES] += 1
         spawned, _, _ = place(
@@ -436,7 +507,9 @@ def _compiled_kernels(planned: Plan) -> NetworkKernels:
 
     @njit(cache=True, nogil=True)
     def greedy_move(lo, hi, table, tables):
-        return _greedy_move(lo, hi, table, tables, planned)
+        plan, _, _ = planned
+        rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
+        return _greedy_move(lo, hi, table, tables, planned, rows)
 
     @njit(cache=True, nogil=True)
     def play_segment(worker, steps, learning, games, output, tables):
