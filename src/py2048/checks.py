@@ -8,6 +8,7 @@ without Gymnasium. Each returns the value in the form the kernels take, or raise
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -16,8 +17,16 @@ from py2048.engine.board import BoardError, exponents_from_board, pack_exponents
 from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.engine.save import too_few_tiles
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
 SeedLike = int | Sequence[int] | np.ndarray | None
 """Seeds for N games: an int (game ``i`` gets ``seed + i``), N ints, or None (random)."""
+
+
+def is_integer(value: object) -> TypeIs[int | np.integer[Any]]:
+    """An int or a numpy integer, but not a bool (which Python counts as an int)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def positive_int(name: str, value: object) -> int:
@@ -31,7 +40,7 @@ def seeds_for(seed: SeedLike, n: int) -> np.ndarray:
     """N game seeds from an int (``seed + i``), a sequence of N ints, or None (random)."""
     if seed is None:
         return np.random.default_rng().integers(SEED_LIMIT, size=n, dtype=np.uint64)
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+    if is_integer(seed):
         first = validate_seed(seed)
         if first + n > SEED_LIMIT:
             raise ValueError(f"seed + {n - 1} must stay below 2**53, got seed {first}")

@@ -49,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        status: int = args.handler(args)
+        return status
     except KeyboardInterrupt:
         return 130
     except ValueError as exc:

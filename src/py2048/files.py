@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from io import BufferedReader
 from pathlib import Path
 from typing import IO
 
@@ -39,8 +40,10 @@ class NotRegularFileError(OSError):
     """A path that names something other than a regular file (a named pipe, a device, a
     folder); its ``strerror`` says which, as in "it is a named pipe, not a regular file"."""
 
+    strerror: str
 
-def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+
+def open_regular(path: str | os.PathLike[str]) -> BufferedReader:
     """Open ``path`` for reading, only if it is a regular file (else NotRegularFileError).
 
     It is opened without blocking (a named pipe would otherwise wait for a writer forever) and

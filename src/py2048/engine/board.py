@@ -13,6 +13,11 @@ rows, derived once from :func:`slide_line`, which is the rule itself.
 
 Directions are numbered as in :class:`~py2048.engine.direction.Direction`: 0 up, 1 right,
 2 down, 3 left. All kernels are numba-compiled (cached on disk, GIL released).
+
+A kernel's annotations say what its values are inside numba (``np.uint64`` words), but at the
+boundary numba takes and returns a ``u8`` word as a Python int. A type checker reads a kernel's
+call from its annotations, so Python code that passes or keeps ints marks those lines with
+``type: ignore[...]  # u8: see board.py``.
 """
 
 from __future__ import annotations
@@ -281,7 +286,7 @@ def place(lo: np.uint64, hi: np.uint64, r: np.uint64) -> tuple[np.uint64, int, i
         return lo, -1, 0
     for _ in range(int(spawn_cell_index(r, np.uint64(n)))):
         empty &= empty - _U1  # drop the lowest empty cell
-    shift = trailing_zeros(empty)
+    shift: int = trailing_zeros(empty)  # type: ignore[call-arg]  # the stub shows its typing
     return lo | (spawn_exponent(r) << np.uint64(shift)), shift // 4, int(spawn_exponent(r))
 
 

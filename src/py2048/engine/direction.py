@@ -34,7 +34,7 @@ class Direction(IntEnum):
         if isinstance(value, str) and (found := _ACCEPTED.get(value.strip().lower())):
             return found
         if hasattr(type(value), "__index__") and not isinstance(value, bool):  # numpy integers
-            number = operator.index(value)  # type: ignore[call-overload]
+            number = operator.index(value)  # type: ignore[arg-type]  # any __index__
             if 0 <= number <= 3:
                 return cls(number)
         raise ValueError(

@@ -67,7 +67,7 @@ class Game:
 
     def __init__(self, seed: int | None = None) -> None:
         self._seed = random_seed() if seed is None else validate_seed(seed)
-        self._key = seed_key(self._seed)
+        self._key = seed_key(self._seed)  # type: ignore[arg-type]  # u8: see board.py
         lo, hi = start(self._key)
         self._lo, self._hi = lo, hi
         self._score = 0
@@ -136,7 +136,7 @@ class Game:
             over=False,
         )
         lo, hi = pack_exponents(exponents)
-        over = not can_move(lo, hi, ROW_TABLES)
+        over = not can_move(lo, hi, ROW_TABLES)  # type: ignore[arg-type]  # u8: see board.py
         encoded = save.encode(state) | {"over": over}
         return cls._restore(save.decode(encoded))
 
@@ -154,9 +154,9 @@ class Game:
     def _restore(cls, state: save.SaveState) -> Game:
         game = cls.__new__(cls)
         game._seed = state.seed
-        game._key = seed_key(state.seed)
+        game._key = seed_key(state.seed)  # type: ignore[arg-type]  # u8: see board.py
         lo, hi = pack_exponents(state.exponents)
-        game._lo, game._hi = lo, hi
+        game._lo, game._hi = lo, hi  # type: ignore[assignment]  # u8: see board.py
         game._score = state.score
         game._history = bytearray(state.history, "ascii")
         game._won = state.won
@@ -170,12 +170,12 @@ class Game:
     @property
     def board(self) -> list[list[int]]:
         """The tiles as 4 rows of 4 values, top to bottom (0 = empty); a fresh copy."""
-        return unpack(self._lo, self._hi)
+        return unpack(self._lo, self._hi)  # type: ignore[arg-type]  # u8: see board.py
 
     @property
     def exponents(self) -> list[int]:
         """The 16 cells' exponents, row-major (0 empty, 1 for 2, ..., 17 for 131072)."""
-        return unpack_exponents(self._lo, self._hi)
+        return unpack_exponents(self._lo, self._hi)  # type: ignore[arg-type]  # u8: see board.py
 
     @property
     def packed(self) -> tuple[int, int]:

@@ -23,11 +23,13 @@ def slide(
     """
     d = Direction.parse(direction)
     lo, hi = pack(board)
-    new_lo, new_hi, gain = move(lo, hi, int(d), ROW_TABLES)
-    return unpack(new_lo, new_hi), int(gain), (int(new_lo), int(new_hi)) != (lo, hi)
+    # u8 words: see board.py
+    new_lo, new_hi, gain = move(lo, hi, int(d), ROW_TABLES)  # type: ignore[arg-type]
+    moved = (int(new_lo), int(new_hi)) != (lo, hi)
+    return unpack(new_lo, new_hi), int(gain), moved  # type: ignore[arg-type]
 
 
 def can_move(board: Sequence[Sequence[int]]) -> bool:
     """False exactly when the board is full and no two orthogonal neighbours are equal."""
     lo, hi = pack(board)
-    return bool(_can_move(lo, hi, ROW_TABLES))
+    return bool(_can_move(lo, hi, ROW_TABLES))  # type: ignore[arg-type]  # u8: see board.py

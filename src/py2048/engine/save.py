@@ -254,7 +254,7 @@ def decode(obj: object) -> SaveState:
     if keep_going and not won:
         raise SaveError("is true but the game has not been won", "keep_going")
     lo, hi = pack_exponents(exponents)
-    stuck = not can_move(lo, hi, ROW_TABLES)
+    stuck = not can_move(lo, hi, ROW_TABLES)  # type: ignore[arg-type]  # u8: see board.py
     if over != stuck:
         reason = "no move is left" if stuck else "moves are still possible"
         raise SaveError(f"is {str(over).lower()} but {reason}", "over")

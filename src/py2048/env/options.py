@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 
@@ -43,7 +45,9 @@ def check_options(
     return penalty
 
 
-def check_reset_options(options: dict[str, object] | None, allowed: tuple[str, ...]) -> dict:
+def check_reset_options(
+    options: dict[str, object] | None, allowed: tuple[str, ...]
+) -> dict[str, Any]:
     """A copy of ``options``; ValueError for keys the environment does not understand."""
     if options is None:
         return {}

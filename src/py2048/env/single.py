@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -34,7 +34,8 @@ _ACTION_MASKS = np.array([[(m >> d) & 1 for d in range(4)] for m in range(16)], 
 
 def action_mask(legal: int) -> np.ndarray:
     """info["action_mask"]: a new array on every call, the caller's to keep or change."""
-    return _ACTION_MASKS[legal].copy()
+    mask: np.ndarray = _ACTION_MASKS[legal].copy()
+    return mask
 
 
 @njit(cache=True, nogil=True)
@@ -78,7 +79,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
     random game the first time), so one seed fixes a whole series of episodes.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -94,7 +95,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         self.illegal_action = illegal_action
         self._illegal_ends = illegal_action == "terminate"
         self.observation_space = observation_space(obs_mode)
-        self.action_space = spaces.Discrete(4)
+        self.action_space = spaces.Discrete(4)  # type: ignore[assignment]  # np.int64 is an int
         self._obs_shape = self.observation_space.shape
         self._state = np.zeros((1, STATE_COLUMNS), dtype=np.uint64)
         self._started = False

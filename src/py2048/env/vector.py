@@ -7,7 +7,7 @@ without a Python loop over the games.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -170,7 +170,7 @@ class Game2048VectorEnv(VectorEnv):
     ``py2048.batch.next_seed`` of its last seed. ``max_episode_steps`` truncates episodes.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012  # Gymnasium's: each instance may have its own
         "render_modes": list(RENDER_MODES),
         "render_fps": 4,
         "autoreset_mode": AutoresetMode.NEXT_STEP,

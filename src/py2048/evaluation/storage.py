@@ -23,7 +23,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -34,6 +34,8 @@ from py2048.evaluation.tuples import (
     validate_stage_tiles,
 )
 from py2048.files import atomic_write
+
+_Read = TypeVar("_Read")
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
 FORMAT_VERSION = 2
@@ -51,8 +53,8 @@ class WeightsError(ValueError):
 
 
 def read_archive(
-    path: str | os.PathLike[str], expected_format: str, reader: Callable[[Any], Any]
-) -> Any:
+    path: str | os.PathLike[str], expected_format: str, reader: Callable[[Any], _Read]
+) -> _Read:
     """Open an ``.npz`` of ours and hand it to ``reader``, turning every failure into
     :class:`WeightsError`."""
     source = Path(path)
@@ -130,7 +132,7 @@ def write_weights(
         )
 
 
-_VALUE_TYPES = {"int16": np.dtype("<i2"), "float32": np.dtype("<f4")}
+_VALUE_TYPES: dict[str, np.dtype[Any]] = {"int16": np.dtype("<i2"), "float32": np.dtype("<f4")}
 
 
 class Int16Weights(NamedTuple):

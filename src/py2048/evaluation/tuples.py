@@ -20,7 +20,7 @@ the board, without the late game's rare positions pulling on the weights the ear
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 import numpy as np
@@ -97,7 +97,7 @@ def validate_tuples(tuples: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], .
     return tuple(checked)
 
 
-def validate_stage_tiles(stage_tiles: Sequence[int]) -> tuple[int, ...]:
+def validate_stage_tiles(stage_tiles: Iterable[int]) -> tuple[int, ...]:
     """Return the stage tiles as a sorted tuple, or raise ValueError."""
     tiles = tuple(sorted({int(tile) for tile in stage_tiles}))
     for tile in tiles:

@@ -14,6 +14,7 @@ line, the terminal game and the web server can offer the presets without waiting
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, Preset
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         get_evaluator,
         register_evaluator,
     )
-    from py2048.solver.hint import MAX_DEPTH, Hint, best_move
+    from py2048.solver.hint import Hint, best_move
     from py2048.solver.reviewer import (
         REVIEW_SETTINGS,
         GameReview,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         ReviewSetting,
         review,
     )
+    from py2048.solver.search import MAX_DEPTH
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -63,6 +65,7 @@ _EVALUATION_NAMES = frozenset(
 
 def __getattr__(name: str) -> Any:
     """Load the search or the evaluations the first time one of their names is asked for."""
+    module: ModuleType
     if name in _HINT_NAMES:
         from py2048.solver import hint as module
     elif name in _REVIEW_NAMES:

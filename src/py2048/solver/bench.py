@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import socket
 import threading
@@ -23,7 +24,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.engine.rng import SEED_LIMIT
@@ -215,7 +216,7 @@ def connect_to_ray(address: str, timeout_s: float = RAY_CONNECT_TIMEOUT_S) -> No
 
     def connect() -> None:
         try:
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
             outcome.append(None)
         except BaseException as exc:
             outcome.append(exc)
@@ -238,7 +239,9 @@ def _host_and_port(address: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
-def bench_report(settings: BenchSettings, records: list[GameRecord], summary: Summary) -> dict:
+def bench_report(
+    settings: BenchSettings, records: list[GameRecord], summary: Summary
+) -> dict[str, Any]:
     """The ``--json`` document: the settings, the summary and every game."""
     from py2048.evaluation.registry import get_evaluator
 

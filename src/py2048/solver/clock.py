@@ -36,5 +36,5 @@ else:
     def monotonic() -> float:
         """Seconds since an arbitrary fixed point, never going back."""
         spec = np.zeros(2, dtype=np.int64)
-        _clock_gettime(_CLOCK_MONOTONIC, spec.ctypes)
+        _clock_gettime(_CLOCK_MONOTONIC, spec.ctypes)  # type: ignore[call-overload]  # C's
         return spec[0] + spec[1] * 1e-9

@@ -176,14 +176,15 @@ class TableSet:
             values.append(table.values)
             ranks.append(table.ranks)
         full = [t.formation for t in tables]
-        kept = [] if compact is None else [f for f in compact.formations if f not in full]
+        compact_formations = () if compact is None else compact.formations
+        kept = [f for f in compact_formations if f not in full]
         kept.sort(key=order)
         compact_record = CompactRecord(
             _read_only(compact.keys if compact else np.zeros(0, dtype=np.uint64)),
             _read_only(compact.chances if compact else np.zeros((0, 4), dtype=np.uint8)),
             _layouts(kept),
             np.array([f.rank_limit for f in kept], dtype=np.int64),
-            np.array([compact.formations.index(f) for f in kept], dtype=np.int64),
+            np.array([compact_formations.index(f) for f in kept], dtype=np.int64),
             direction_maps(),
         )
         policy = TablePolicy(

@@ -151,7 +151,7 @@ def search_packed(
     )
     if answered >= 0:
         values = {d: float(work.out[d]) for d in Direction if work.out[d] >= 0.0}
-        best = max(values, key=values.__getitem__)
+        best: Direction | None = max(values, key=values.__getitem__)
         name = tables.names[answered]
         target = tables.targets[answered]
         elapsed = _ms_since(started)

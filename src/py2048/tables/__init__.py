@@ -13,6 +13,7 @@ kernels) on first use, so the command line can list tables without loading them.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from py2048.tables.formations import FORMATIONS, Formation, default_formations, get_formation
@@ -50,6 +51,7 @@ _LOOKUP_NAMES = frozenset(
 
 def __getattr__(name: str) -> Any:
     """Load the builder or the look-up the first time one of their names is asked for."""
+    module: ModuleType
     if name in _BUILDER_NAMES:
         from py2048.tables import builder as module
     elif name in _LOOKUP_NAMES:

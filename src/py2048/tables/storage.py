@@ -60,8 +60,9 @@ import struct
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from io import BufferedReader
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import platformdirs
 
@@ -229,7 +230,7 @@ def combined_checksum(digests: Sequence[bytes]) -> str:
     return f"{CHECKSUM_KIND}:{hashlib.blake2b(b''.join(digests), digest_size=32).hexdigest()}"
 
 
-def payload_checksum(handle: BinaryIO, formation: Formation) -> str:
+def payload_checksum(handle: BufferedReader, formation: Formation) -> str:
     """The checksum of a payload read from ``handle``'s current position, layer by layer."""
     from py2048.tables.ranking import layer_sizes
 

@@ -12,7 +12,6 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
-from textual.screen import Screen
 
 from py2048.engine import Game
 from py2048.engine.save import MAX_MOVES
@@ -49,8 +48,9 @@ class Py2048App(App[int]):
         self.advisor = advisor
         self.fresh_game = Game(seed) if seed is not None or new else None
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> GameScreen:
         notices: list[tuple[str, str]] = []
+        before: int | None
         best_score, unreadable = self.storage.load_best_score()
         if unreadable:
             message = f"{unreadable.message} The best score starts again."

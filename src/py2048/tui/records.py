@@ -144,7 +144,14 @@ class PastGame:
             raise RecordsError("its date is not a date") from None
         ended = "abandoned" if entry.get("ended") == "abandoned" else "over"
         return cls(
-            entry["code"], str(entry["date"]), *numbers, practice, bool(entry.get("won")), ended
+            entry["code"],
+            str(entry["date"]),
+            entry["score"],
+            entry["tile"],
+            entry["moves"],
+            practice,
+            bool(entry.get("won")),
+            ended,
         )
 
 
@@ -226,7 +233,7 @@ class Counts:
         if not isinstance(saved, dict):
             raise ValueError("expected an object of counts")
         names = ("played", "won", "total_score", "best_score", "best_tile", "streak")
-        values = {name: saved.get(name) for name in (*names, "longest_streak")}
+        values: dict[str, Any] = {name: saved.get(name) for name in (*names, "longest_streak")}
         for name, value in values.items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more")

@@ -14,9 +14,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from py2048.argtypes import positive_int
 from py2048.solver.grades import DEFAULT_SETTING, REVIEW_SETTINGS
+
+if TYPE_CHECKING:
+    from py2048.tui.records import PastGame
 
 HELP = "review a game: the solver grades every move"
 
@@ -81,7 +85,7 @@ def read_game(path: Path, current_save: bool = False) -> object:
     return game
 
 
-def read_past_games(path: Path | None) -> list:
+def read_past_games(path: Path | None) -> list[PastGame]:
     """The past games of ``path`` (a list of games), or the terminal game's; ValueError says
     why they cannot be read."""
     from py2048.engine import SaveError
@@ -104,7 +108,7 @@ def read_past_games(path: Path | None) -> list:
         raise ValueError(f"{path} is not a list of py2048 games: {exc}") from None
 
 
-def list_games(games: list) -> str:
+def list_games(games: list[PastGame]) -> str:
     if not games:
         return "No past games yet: every game that ends in 2048 play is kept."
     from py2048.tui.screens.records import when
@@ -122,7 +126,7 @@ def list_games(games: list) -> str:
     return "\n".join(lines)
 
 
-def past_game(games: list, number: int) -> object:
+def past_game(games: list[PastGame], number: int) -> object:
     """Past game ``number`` (1 the newest) replayed; ValueError says why it cannot be."""
     from py2048.tui.records import RecordsError
 

@@ -86,11 +86,13 @@ def load_game(state: Save) -> Game:
 
 
 def hint_service(request: Request) -> HintService:
-    return request.app.state.hints
+    hints: HintService = request.app.state.hints
+    return hints
 
 
 def review_service(request: Request) -> ReviewService:
-    return request.app.state.reviews
+    reviews: ReviewService = request.app.state.reviews
+    return reviews
 
 
 _GAME_ROUTE: dict[str, Any] = {"response_model_exclude_unset": True}

@@ -96,7 +96,8 @@ def _content_type_refusal(content_type: str | None) -> Refusal | None:
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope["headers"]:
         if key == name:
-            return value.decode("latin-1")
+            text: str = value.decode("latin-1")
+            return text
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from html import escape
+from typing import Any
 
 from py2048.web.docs import doc_path
 
@@ -27,12 +28,13 @@ _ROW_HEIGHT = 2 * _BAR_HEIGHT + _BAR_GAP + 6
 _TOP = 36
 
 
-def strength_results() -> dict:
+def strength_results() -> dict[str, Any]:
     """docs/results/strength.json: each program's figures over whole games."""
     path = doc_path(STRENGTH_RESULTS)
     if path is None:
         raise FileNotFoundError(f"docs/{STRENGTH_RESULTS} is missing from this install")
-    return json.loads(path.read_text(encoding="utf-8"))
+    results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return results
 
 
 def _percent(value: float) -> str:
@@ -59,10 +61,10 @@ def strength_chart(title: str) -> str:
     ]
     # The legend, then the scale: a line at every 25%.
     for index, tile in enumerate(STRENGTH_TILES):
-        x = _LABEL_WIDTH + index * 130
+        legend_x = _LABEL_WIDTH + index * 130
         parts.append(
-            f'<rect class="chart-bar-{index}" x="{x}" y="6" width="14" height="14" rx="2"/>'
-            f'<text class="chart-text" x="{x + 20}" y="18">reached {tile}</text>'
+            f'<rect class="chart-bar-{index}" x="{legend_x}" y="6" width="14" height="14" rx="2"/>'
+            f'<text class="chart-text" x="{legend_x + 20}" y="18">reached {tile}</text>'
         )
     bottom = _TOP + _ROW_HEIGHT * len(programs)
     for share in (0, 25, 50, 75, 100):

@@ -47,7 +47,7 @@ class HeadTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
     _refused = False
     """A head too large was answered with 431: what comes now is dropped unparsed."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         self._start_head_timer()
 

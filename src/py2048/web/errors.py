@@ -123,5 +123,6 @@ async def _on_http_error(
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(RequestValidationError, _on_validation_error)
-    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    # Starlette types a handler as taking any Exception; it calls each with its own class only.
+    app.add_exception_handler(RequestValidationError, _on_validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ engine's job (``Game.from_dict``), not repeated here.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -26,10 +26,16 @@ from py2048.solver.grades import (
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
 
 DirectionName = Literal["up", "right", "down", "left"]
-PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]  # the solver's presets
-ReviewSettingName = Literal[tuple(REVIEW_SETTINGS)]  # type: ignore[valid-type]
-GradeName = Literal[GRADES]  # type: ignore[valid-type]
-MistakeName = Literal[tuple(STRATEGY_MISTAKES)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # names read from the solver at run time: to a type checker, strings
+    PresetName = str
+    ReviewSettingName = str
+    GradeName = str
+    MistakeName = str
+else:  # the API's schema lists each one
+    PresetName = Literal[tuple(PRESETS)]  # the solver's presets
+    ReviewSettingName = Literal[tuple(REVIEW_SETTINGS)]
+    GradeName = Literal[GRADES]
+    MistakeName = Literal[tuple(STRATEGY_MISTAKES)]
 
 TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
 

@@ -88,7 +88,8 @@ def negotiate_language(accept_language: str | None) -> str:
 @lru_cache(maxsize=len(LANGUAGES))
 def labels(lang: str) -> dict[str, str]:
     """The locale's labels (``static/locales/<lang>.json``), shared with the game's scripts."""
-    return json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    found: dict[str, str] = json.loads((LOCALES_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return found
 
 
 def _navigation(lang: str, current: str) -> str:

@@ -84,10 +84,9 @@ class ReviewJob:
             if done.done():
                 return done.result()
             waiting = asyncio.ensure_future(self._events.get())
+            either: set[asyncio.Future[Any]] = {waiting, done}
             try:
-                finished, _ = await asyncio.wait(
-                    {waiting, done}, return_when=asyncio.FIRST_COMPLETED
-                )
+                finished, _ = await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             finally:  # also when the caller gives up (a timeout, a client gone)
                 if not waiting.done():
                     waiting.cancel()

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
+from textual.widgets.button import ButtonVariant
 
 from py2048.tui.screens.box import BoxScreen
 
@@ -52,7 +53,7 @@ class Dialog(BoxScreen[str | None]):
             yield Static(self.message, classes="message", markup=False)
             with Horizontal():
                 for index, (choice, label) in enumerate(self.choices):
-                    variant = "primary" if index == 0 else "default"
+                    variant: ButtonVariant = "primary" if index == 0 else "default"
                     yield Button(label, id=choice, variant=variant)
 
     def on_mount(self) -> None:

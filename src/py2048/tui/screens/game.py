@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -78,7 +78,7 @@ class GameScreen(Screen[None]):
     GameScreen.-too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in GAME_KEYS]
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (64, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (64, "-wide")]  # noqa: RUF012  # Textual's
 
     def __init__(self, session: Session, advisor: Advisor, notices: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -101,7 +101,7 @@ class GameScreen(Screen[None]):
     def speed(self) -> int:
         return self.settings.autoplay_speed
 
-    def _change_settings(self, **changes: object) -> None:
+    def _change_settings(self, **changes: Any) -> None:
         self.settings = replace(self.settings, **changes)
         self.settings.save(self.session.storage.directory)
 
@@ -349,7 +349,7 @@ class GameScreen(Screen[None]):
             return
         if event.state != WorkerState.SUCCESS:
             return
-        position, advice = worker.result
+        position, advice = worker.result  # type: ignore[misc]  # set: the worker succeeded
         if position != self._position:
             return
         panel.thinking = False
