@@ -1,6 +1,10 @@
 """py2048: the 2048 game by its official rules, a strong solver, and a fast engine for research."""
 
-from py2048.engine import (
+from py2048._compile_cache import use_private_cache
+
+use_private_cache()
+
+from py2048.engine import (  # noqa: E402  (numba's cache folder is chosen before any kernel)
     BoardError,
     Direction,
     Game,

@@ -1,0 +1,81 @@
+"""Where numba keeps py2048's compiled kernels: a folder of their own for each state of the
+sources.
+
+numba's on-disk cache checks only the source file of the function it compiled: a kernel that
+inlines or calls a function from another module keeps running the old code after that module
+changes (numba's documented limitation). An upgrade or an edited checkout could then play with
+a mix of old and new kernels. So every distinct set of py2048 sources (each file's path, size
+and modification time, with the numba and Python versions) gets its own cache folder under the
+user's cache, and a change anywhere compiles everything afresh once. The newest few folders are
+kept, so switching between two installs does not recompile each time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+KEPT_FOLDERS = 4
+"""Cache folders kept for earlier states of the sources (the newest ones)."""
+_PREFIX = "kernels-"
+
+
+def sources_fingerprint(package: Path, numba_version: str) -> str:
+    """A short digest of every ``.py`` file under ``package`` (path, size, modification time)
+    and of the numba and Python versions that compile them."""
+    digest = hashlib.sha256(f"{numba_version}|{sys.version}".encode())
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"|{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cache_folder(package: Path, base: Path, numba_version: str) -> Path | None:
+    """Create (if needed) and return the cache folder for these sources under ``base``, or None
+    where it cannot be made (numba then caches beside the sources, as it would by itself)."""
+    folder = base / f"{_PREFIX}{sources_fingerprint(package, numba_version)}"
+    if folder.is_dir():
+        return folder
+    try:
+        folder.mkdir(parents=True)
+    except FileExistsError:
+        return folder if folder.is_dir() else None
+    except OSError:
+        return None
+    _prune(base, keep=folder)
+    return folder
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove all but the newest :data:`KEPT_FOLDERS` cache folders (``keep`` always stays)."""
+    try:
+        folders = [p for p in base.iterdir() if p.name.startswith(_PREFIX) and p != keep]
+        folders.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in folders[KEPT_FOLDERS - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def use_private_cache() -> None:
+    """Point numba's cache at the folder for the installed py2048 sources.
+
+    Under ``NUMBA_CACHE_DIR`` when the user set it, else under the user's cache folder
+    (``py2048/numba``). Runs when py2048 is first imported, before any kernel is compiled.
+    """
+    import numba
+    import platformdirs
+
+    chosen = os.environ.get("PY2048_NUMBA_BASE") or os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(chosen) if chosen else Path(platformdirs.user_cache_dir("py2048")) / "numba"
+    if base.name.startswith(_PREFIX):  # inherited from a parent process that set it up
+        base = base.parent
+    folder = cache_folder(Path(__file__).parent, base, numba.__version__)
+    if folder is None:
+        return
+    numba.config.CACHE_DIR = str(folder)
+    os.environ["PY2048_NUMBA_BASE"] = str(base)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
