@@ -76,6 +76,6 @@ def use_private_cache() -> None:
     folder = cache_folder(Path(__file__).parent, base, numba.__version__)
     if folder is None:
         return
-    numba.config.CACHE_DIR = str(folder)
+    numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # set at run time
     os.environ["PY2048_NUMBA_BASE"] = str(base)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
