@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -10,7 +11,7 @@ import pytest
 
 from py2048.learn import WeightsError, load_weights
 from py2048.learn.checkpoint import load_checkpoint
-from py2048.learn.command import TrainOptions, train
+from py2048.learn.command import TrainOptions, curve_path, train
 from tests.learn.conftest import SMALL_SPEC
 
 
@@ -148,3 +149,14 @@ def test_lock_free_is_kept_by_a_resumed_run(tmp_path: Path) -> None:
     trainer = load_checkpoint(checkpoint)
     assert trainer.config.lock_free
     assert trainer.games_finished == 40
+
+
+def test_a_run_keeps_its_learning_curve_and_a_resumed_run_adds_to_it(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    train(arguments(checkpoint, games=10))
+    train(arguments(checkpoint, games=25, resume=True, tuples=None))
+    points = [json.loads(line) for line in curve_path(checkpoint).read_text().splitlines()]
+    assert [p["games"] for p in points] == [10, 25]
+    assert points[1]["moves"] > points[0]["moves"] > 0
+    assert points[1]["recent_games"] == 25
+    assert points[1]["mean_score"] > 0 and 0 <= points[1]["2048"] <= 1

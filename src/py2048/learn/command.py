@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import signal
 import threading
 import time
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
 HELP = "train an n-tuple network by TD learning (from scratch or resumed)"
 DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
 LOG_SECONDS = 60.0
-"""How often a run whose output is not a terminal (a log file) prints a progress line."""
+"""How often a run whose output is not a terminal (a log file) prints a progress line, and how
+often every run adds a point to its learning curve."""
+CURVE_SUFFIX = ".curve.jsonl"
+"""The learning curve lives beside the checkpoint: ``run.npz`` keeps ``run.npz.curve.jsonl``."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,7 @@ def train(options: TrainOptions) -> int:
     trainer = _resume(options, checkpoint) if options.resume else _fresh(options, checkpoint)
     try:
         stopped = _train(trainer, options.games, checkpoint, options.checkpoint_minutes, console)
+        _add_curve_point(trainer, checkpoint)
     finally:
         trainer.close()
     save_checkpoint(trainer, checkpoint)
@@ -325,18 +330,20 @@ def _train(
             if trainer.config.restart_share > 0:
                 summary += f" | restart pool {min(trainer.restarts_found, RESTART_POOL_SIZE):,}"
             progress.update(task, completed=trainer.games_finished, summary=summary)
-            if not console.is_terminal and time.monotonic() - last_log >= LOG_SECONDS:
-                console.print(
-                    f"{trainer.games_finished}/{games} games, "
-                    f"{trainer.elapsed_seconds:.0f} s: {summary} | "
-                    + _time_left(
+            if time.monotonic() - last_log >= LOG_SECONDS:
+                _add_curve_point(trainer, checkpoint)
+                last_log = time.monotonic()
+                if not console.is_terminal:
+                    left = _time_left(
                         trainer.games_finished - games_at_start,
                         games - trainer.games_finished,
-                        time.monotonic() - began,
-                    ),
-                    soft_wrap=True,
-                )
-                last_log = time.monotonic()
+                        last_log - began,
+                    )
+                    console.print(
+                        f"{trainer.games_finished}/{games} games, "
+                        f"{trainer.elapsed_seconds:.0f} s: {summary} | {left}",
+                        soft_wrap=True,
+                    )
             if time.monotonic() - last_save >= checkpoint_minutes * 60:
                 save_checkpoint(trainer, checkpoint)
                 last_save = time.monotonic()
@@ -351,3 +358,25 @@ def _time_left(done: int, left: int, seconds: float) -> str:
     return (
         f"about {minutes:,.0f} min left" if minutes < 120 else f"about {minutes / 60:,.1f} h left"
     )
+
+
+def curve_path(checkpoint: Path) -> Path:
+    """The learning curve of the run kept in ``checkpoint``."""
+    return checkpoint.with_name(checkpoint.name + CURVE_SUFFIX)
+
+
+def _add_curve_point(trainer: Trainer, checkpoint: Path) -> None:
+    """Append where the run stands to its learning curve (one JSON object a line: games, moves
+    and seconds of training so far, the mean score and tile rates of the last games from the
+    opening). A resumed run appends to the same file."""
+    stats = trainer.stats
+    point = {
+        "games": trainer.games_finished,
+        "moves": trainer.moves_played,
+        "seconds": round(trainer.elapsed_seconds, 1),
+        "recent_games": len(stats.recent),
+        "mean_score": round(stats.mean_score, 1),
+        **{str(tile): round(stats.rate(tile), 4) for tile in (2048, 8192, 16384, 32768)},
+    }
+    with curve_path(checkpoint).open("a", encoding="utf-8") as curve:
+        curve.write(json.dumps(point) + "\n")
