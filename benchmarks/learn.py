@@ -23,13 +23,16 @@ from its own report (the ``ops`` of each block of 1,000 games, averaged by moves
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import NamedTuple
 
 from py2048.learn.training import (
@@ -92,7 +95,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2, help="lock-free workers (0: skip)")
     parser.add_argument("--fixed", action="store_true", help="a fixed step instead of TC")
+    parser.add_argument("--json", type=Path, help="also write every round's figures here")
+    parser.add_argument("--note", default="", help="what else ran on the machine (kept in --json)")
     args = parser.parse_args()
+    rounds: list[dict[str, object]] = []
     coherence = not args.fixed
     binary = os.environ.get("TDL2048") or shutil.which("tdl2048")
     if binary is None or not os.access(binary, os.X_OK):
@@ -123,6 +129,29 @@ def main() -> None:
                 f"({scaling[-1]:.2f}x; {threaded.cpu:,.0f} per cpu-s)"
             )
         print(line, flush=True)
+        rounds.append(
+            {
+                "py2048": ours._asdict(),
+                "tdl2048": theirs._asdict() if binary is not None else None,
+                "py2048_threads": threaded._asdict() if args.threads > 1 else None,
+            }
+        )
+    if args.json:
+        report = {
+            "command": "python benchmarks/learn.py " + " ".join(sys.argv[1:]),
+            "date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+            "games": args.games,
+            "step": step,
+            "threads": args.threads,
+            "cores": os.cpu_count(),
+            "load_at_end": os.getloadavg(),
+            "note": args.note,
+            "rounds": rounds,
+            "median_ratio_wall": statistics.median(ratios) if ratios else None,
+            "median_ratio_cpu": statistics.median(cpu_ratios) if cpu_ratios else None,
+            "median_thread_scaling": statistics.median(scaling) if scaling else None,
+        }
+        args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     if ratios:
         print(
             f"median ratio py2048 / TDL2048, one thread: {statistics.median(ratios):.2f}x "
