@@ -7,7 +7,7 @@ without a Python loop over the games.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -51,6 +51,65 @@ _MODE_CODES = {
 _INFO_KEYS = ("action_mask", "score", "max_tile", "moved")
 
 
+class _Rules(NamedTuple):
+    """How the environment's episodes go, fixed at creation."""
+
+    mode: int
+    """_NEXT_STEP, _SAME_STEP or _DISABLED."""
+    illegal_ends: bool
+    penalty: float
+    """The reward of an action that does not move."""
+    max_steps: int
+    """Truncate episodes at this many steps; 0 for never."""
+    tables: np.ndarray
+    """The engine's move tables (``engine.board.ROW_TABLES``)."""
+
+
+class _Episodes(NamedTuple):
+    """Where each game's episode stands, kept between steps."""
+
+    steps: np.ndarray
+    pending: np.ndarray
+    """The episode has ended and the game waits for its restart."""
+
+
+class _Report(NamedTuple):
+    """What every game reports after a reset or a step: the observation and the info entries."""
+
+    obs: np.ndarray
+    masks: np.ndarray
+    scores: np.ndarray
+    max_tiles: np.ndarray
+
+
+class _Outcome(NamedTuple):
+    """A step's rewards, ends and whether each action moved."""
+
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    moved: np.ndarray
+
+
+class _Finals(NamedTuple):
+    """With SameStep, the end of each episode that finished on this step (``finished``)."""
+
+    finished: np.ndarray
+    obs: np.ndarray
+    masks: np.ndarray
+    scores: np.ndarray
+    max_tiles: np.ndarray
+    moved: np.ndarray
+
+
+class _Start(NamedTuple):
+    """The board a reset starts the selected games from (``use_board``), else their seeds'."""
+
+    lo: np.uint64
+    hi: np.uint64
+    use_board: bool
+
+
 @njit(cache=True, nogil=True)
 def _record(
     state: np.ndarray,
@@ -76,15 +135,12 @@ def _reset(
     state: np.ndarray,
     select: np.ndarray,
     seeds: np.ndarray,
-    board_lo: np.uint64,
-    board_hi: np.uint64,
-    use_board: bool,
+    start: _Start,
     tables: np.ndarray,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    scores: np.ndarray,
-    max_tiles: np.ndarray,
+    report: _Report,
 ) -> None:
+    board_lo, board_hi, use_board = start
+    obs, masks, scores, max_tiles = report
     n = state.shape[0]
     flat = obs.reshape(n, obs.size // n)
     for i in range(n):
@@ -99,28 +155,17 @@ def _reset(
 def _step(
     state: np.ndarray,
     actions: np.ndarray,
-    mode: int,
-    illegal_ends: bool,
-    penalty: float,
-    max_steps: int,
-    steps: np.ndarray,
-    pending: np.ndarray,
-    tables: np.ndarray,
-    obs: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    moved: np.ndarray,
-    masks: np.ndarray,
-    scores: np.ndarray,
-    max_tiles: np.ndarray,
-    finished: np.ndarray,
-    final_obs: np.ndarray,
-    final_masks: np.ndarray,
-    final_scores: np.ndarray,
-    final_max_tiles: np.ndarray,
-    final_moved: np.ndarray,
+    rules: _Rules,
+    episodes: _Episodes,
+    report: _Report,
+    outcome: _Outcome,
+    finals: _Finals,
 ) -> None:
+    mode, illegal_ends, penalty, max_steps, tables = rules
+    steps, pending = episodes
+    obs, masks, scores, max_tiles = report
+    rewards, terminated, truncated, moved = outcome
+    finished, final_obs, final_masks, final_scores, final_max_tiles, final_moved = finals
     n = state.shape[0]
     flat = obs.reshape(n, obs.size // n)
     final_flat = final_obs.reshape(n, final_obs.size // n)
@@ -218,6 +263,17 @@ class Game2048VectorEnv(VectorEnv):
         self._final_scores = np.zeros(n, dtype=np.int64)
         self._final_max_tiles = np.zeros(n, dtype=np.int64)
         self._final_moved = np.zeros(n, dtype=bool)
+        self._rules = _Rules(
+            self._mode, self._illegal_ends, self._penalty, self._max_steps, ROW_TABLES
+        )
+        self._finals = _Finals(
+            self._finished,
+            self._final_obs,
+            self._final_masks,
+            self._final_scores,
+            self._final_max_tiles,
+            self._final_moved,
+        )
 
     @property
     def game_seeds(self) -> np.ndarray:
@@ -237,18 +293,9 @@ class Game2048VectorEnv(VectorEnv):
         masks = np.zeros((n, 4), dtype=np.int8)
         scores = np.zeros(n, dtype=np.int64)
         max_tiles = np.zeros(n, dtype=np.int64)
+        start = _Start(board_lo, board_hi, use_board)
         _reset(
-            self._state,
-            select,
-            seeds,
-            board_lo,
-            board_hi,
-            use_board,
-            ROW_TABLES,
-            obs,
-            masks,
-            scores,
-            max_tiles,
+            self._state, select, seeds, start, ROW_TABLES, _Report(obs, masks, scores, max_tiles)
         )
         self._started |= select
         self._steps[select] = 0
@@ -280,27 +327,11 @@ class Game2048VectorEnv(VectorEnv):
         _step(
             self._state,
             checked,
-            self._mode,
-            self._illegal_ends,
-            self._penalty,
-            self._max_steps,
-            self._steps,
-            self._pending,
-            ROW_TABLES,
-            obs,
-            rewards,
-            terminated,
-            truncated,
-            moved,
-            masks,
-            scores,
-            max_tiles,
-            self._finished,
-            self._final_obs,
-            self._final_masks,
-            self._final_scores,
-            self._final_max_tiles,
-            self._final_moved,
+            self._rules,
+            _Episodes(self._steps, self._pending),
+            _Report(obs, masks, scores, max_tiles),
+            _Outcome(rewards, terminated, truncated, moved),
+            self._finals,
         )
         info = _info(np.ones(n, dtype=bool), masks, scores, max_tiles, moved)
         if self._mode == _SAME_STEP and self._finished.any():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
@@ -42,13 +43,27 @@ SEARCHED = np.uint64(2**64 - 1)
 """The chooser a trace row gives to a move the search chose (else the table's index)."""
 
 
+class Opening(NamedTuple):
+    """How a compiled game starts."""
+
+    generator: int
+    """The spawns: 0 py2048, 1 c-rand."""
+    seed: np.uint64
+    lo: np.uint64
+    """The start board's ``lo`` (with ``from_board``)."""
+    hi: np.uint64
+    from_board: bool
+    """Start from ``(lo, hi)``, not from the seed's opening."""
+
+
+OPENING = types.NamedTuple(
+    (types.int64, types.uint64, types.uint64, types.uint64, types.boolean), Opening
+)
+
+
 @njit(
     types.void(
-        types.int64,  # generator: 0 py2048, 1 c-rand
-        types.uint64,  # seed
-        types.uint64,  # lo of the start board (with from_board)
-        types.uint64,  # hi of the start board
-        types.boolean,  # from_board: start from (lo, hi), not from the seed's opening
+        OPENING,
         SEARCH_PLAN,
         KERNEL_TYPE,
         EVALUATION_DATA,
@@ -61,23 +76,10 @@ SEARCHED = np.uint64(2**64 - 1)
     cache=True,
     nogil=True,
 )
-def play_game(
-    generator,
-    seed,
-    lo,
-    hi,
-    from_board,
-    plan,
-    evaluate,
-    evaluation,
-    table,
-    endgame,
-    tables,
-    figures,
-    trace,
-):
+def play_game(opening, plan, evaluate, evaluation, table, endgame, tables, figures, trace):
     """Play one game with the solver until no move is left; write its figures, and each move's
     chooser and board into ``trace`` while rows last (a bench passes none)."""
+    generator, seed, lo, hi, from_board = opening
     key = seed_key(seed)
     c_rand = crand.new_state()
     if generator == _C_RAND:
@@ -172,12 +174,15 @@ def autoplay(
     table = transposition_table(plan.max_depth)
     figures = np.zeros(5, dtype=np.int64)
     started = time.perf_counter()
-    play_game(
+    opening = Opening(
         _C_RAND if rng == "c-rand" else _PY2048,
         np.uint64(seed),
         np.uint64(lo),
         np.uint64(hi),
         board is not None,
+    )
+    play_game(
+        opening,
         plan,
         found.kernel,
         found.data,
