@@ -19,7 +19,12 @@ import uvicorn
 
 from py2048 import Game
 from py2048.web import create_app
-from py2048.web.connections import HEAD_TIMEOUT_S, MAX_HEAD_BYTES, HeadTimeoutProtocol
+from py2048.web.connections import (
+    HEAD_TIMEOUT_S,
+    LINGER_S,
+    MAX_HEAD_BYTES,
+    HeadTimeoutProtocol,
+)
 from py2048.web.hosts import HostPolicy
 from py2048.web.server import network_warning, reachable_addresses, server_config
 from tests.web.test_server import START_TIMEOUT_S, read_url, start_cli
@@ -315,3 +320,20 @@ def test_the_docs_have_the_security_headers_of_every_page(http: httpx.Client, pa
     assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
     scripts = re.findall(r"'sha256-[A-Za-z0-9+/=]+'", policy)
     assert scripts and "unsafe-inline" not in policy.split("script-src")[1]
+
+
+def test_a_client_that_floods_after_its_431_is_cut_off_early(timed_url: str) -> None:
+    """After the 431 the server drops what still comes for a second, so the answer is not lost
+    to a reset; a client that keeps sending at full speed is cut off after about a megabyte
+    instead of being read (and dropped) for the whole second."""
+    piece = b"a" * 65536
+    with socket.create_connection(address(timed_url), timeout=10) as sock:
+        sock.sendall(head(timed_url, MAX_HEAD_BYTES))
+        started = time.monotonic()
+        sent = 0
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while time.monotonic() - started < 5:
+                sock.sendall(piece)
+                sent += len(piece)
+    assert sent < 64 * 1024 * 1024
+    assert time.monotonic() - started < LINGER_S

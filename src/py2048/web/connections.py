@@ -14,7 +14,9 @@ arrive, before the parser sees them: the parser is given at most ``max_head_byte
 and a head that needs more gets 431 (Request Header Fields Too Large) and the connection is
 closed (closed without an answer when the connection is still answering an earlier request).
 Before it is closed, what the client still sends is read and dropped for ``LINGER_S``: closing a
-socket with unread data resets the connection, and the client could lose the 431 unread.
+socket with unread data resets the connection, and the client could lose the 431 unread. A
+client that goes on sending at full speed is cut off once ``LINGER_BYTES`` more have come, so
+that reading and dropping a flood does not cost the server a core.
 Under h11 (uvicorn's parser when httptools is missing), its own limit on an incomplete head is
 set to the same size (:func:`py2048.web.server.server_config`), and it answers 400.
 """
@@ -28,6 +30,9 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 HEAD_TIMEOUT_S = 5.0
 LINGER_S = 1.0
+LINGER_BYTES = 1024 * 1024
+"""The most bytes read and dropped after a 431 before the connection is closed at once: a
+client's pipeline is seldom longer, and a flood at network speed ends in milliseconds."""
 MAX_HEAD_BYTES = 64 * 1024
 """The most bytes a request's line and headers may hold together: far above any browser's
 (cookies included, a few KiB), far below what makes parsing a head cost anything."""
@@ -46,6 +51,8 @@ class HeadTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
     """Bytes given to the parser since the head it is in began (or the last message ended)."""
     _refused = False
     """A head too large was answered with 431: what comes now is dropped unparsed."""
+    _dropped = 0
+    """Bytes dropped since the 431."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
@@ -53,6 +60,9 @@ class HeadTimeoutProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
+            self._dropped += len(data)
+            if self._dropped > LINGER_BYTES:
+                self.transport.close()
             return
         if not hasattr(self, "parser"):  # h11, which keeps its own limit (see above)
             self._parse(data)
