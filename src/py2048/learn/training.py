@@ -67,6 +67,8 @@ LOCK_FREE_SEGMENT = 20_000
 """Moves a round of lock-free training plays per worker: longer than the deterministic
 rounds' default, since lock-free workers share nothing but the weights, and every round ends
 with the quickest worker waiting for the slowest."""
+PADDED_ROW = 16
+"""Columns allocated for a worker's row of boards or counters (of which it uses the first few)."""
 RESTART_POOL_SIZE = 10_000
 """Boards kept for restarts: the newest ones, so the pool follows the improving player."""
 
@@ -186,8 +188,11 @@ class Trainer:
         self.table = learning_table(network.weights, config.temporal_coherence)
         network.weights = self.table[:, WEIGHT]
         workers = config.workers
-        self.boards = np.zeros((workers, BOARD_COLUMNS), dtype=np.uint64)
-        self.counters = np.zeros((workers, COUNTER_COLUMNS), dtype=np.int64)
+        # Each worker writes its row of boards and counters on every move: rows of 128 bytes
+        # keep two workers from ever writing to one cache line (lock-free workers slowed each
+        # other down by passing shared lines back and forth).
+        self.boards = np.zeros((workers, PADDED_ROW), dtype=np.uint64)[:, :BOARD_COLUMNS]
+        self.counters = np.zeros((workers, PADDED_ROW), dtype=np.int64)[:, :COUNTER_COLUMNS]
         self.counters[:, COUNTER_GAME] = np.arange(workers)
         self.games_finished = 0
         self.moves_played = 0
