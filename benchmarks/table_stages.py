@@ -33,6 +33,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from py2048.engine.rng import SPAWN_ODDS
 from py2048.tables.formations import SNAKE
 from py2048.tables.lookup import Table, available_tables, open_table
 
@@ -57,7 +58,7 @@ def stage_probability(table: Table, length: int, top: int) -> float | None:
     return None if advice is None else advice.probability
 
 
-MEAN_SPAWN = 0.9 * 2 + 0.1 * 4
+MEAN_SPAWN = sum(p * (1 << exponent) for exponent, p in SPAWN_ODDS)
 LONGEST_TOLD_APART = 6
 """The longest chain the tile sum tells apart from the next one (see the module docstring)."""
 

@@ -1,11 +1,20 @@
-"""The source as a newcomer reads it: short argument lists (records instead of long ones)."""
+"""The source as a newcomer reads it: short argument lists (records instead of long ones), and
+every fact that several parts share written in one place."""
 
 from __future__ import annotations
 
 import ast
+import importlib.metadata
+import re
+import tomllib
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parents[1] / "src" / "py2048"
+import pytest
+
+import py2048
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SOURCE = REPO_ROOT / "src" / "py2048"
 
 MAX_PARAMETERS = 10
 """A kernel that needs more takes records (typed NamedTuples), as ``solver/search.py`` does."""
@@ -41,3 +50,83 @@ def test_no_function_takes_more_than_ten_parameters() -> None:
     assert len(functions) > 500  # the whole package was read
     too_long = [f"{where} ({count})" for where, count in functions if count > MAX_PARAMETERS]
     assert not too_long, "use records (typed NamedTuples): " + ", ".join(too_long)
+
+
+def _python_files() -> dict[str, str]:
+    """Every Python file of the package and of benchmarks/, by path from the repository root."""
+    paths = sorted(SOURCE.rglob("*.py")) + sorted((REPO_ROOT / "benchmarks").rglob("*.py"))
+    return {str(p.relative_to(REPO_ROOT)): p.read_text(encoding="utf-8") for p in paths}
+
+
+SHARED_FACTS = {
+    # fact: (a pattern that defines it, the one file allowed to)
+    "the spawn odds": (r"\b0\.9\b[^\n]*\b0\.1\b|=\s*0\.9\s*$", "src/py2048/engine/rng.py"),
+    "the history letters": (r"URDL", None),
+    "the tui's arrows": (r"^ARROWS\s*=", "src/py2048/tui/palette.py"),
+    "the board size": (r"^SIZE\s*=", "src/py2048/engine/board.py"),
+    "the tiles' colours": (r"#edc22e|#3c3a32|#eee4da", "src/py2048/palette.py"),
+    "the solver warm-up": (r"solver-warm-up", "src/py2048/solver/warmup.py"),
+    "the version": (r"^__version__\s*=", "src/py2048/__init__.py"),
+}
+"""``None``: derived everywhere (the letters come from ``Direction``), written nowhere."""
+
+CHARTS_MAY_SHARE = {"the tiles' colours"}
+"""Facts that benchmarks/ may restate: its charts draw lines in some of the tiles' colours."""
+
+NOT_YET_ONE_SOURCE = {("the spawn odds", "src/py2048/tables/kernels.py")}
+"""Copies still to replace by an import (the table kernels' ``SPAWN_2``/``SPAWN_4``)."""
+
+
+def _comment_free(text: str) -> str:
+    """The code without its docstrings and comments, which may state a fact they explain."""
+    kept = []
+    tree = ast.parse(text)
+    docstrings = {
+        node.body[0].value.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+        and isinstance(node.body[0].value.value, str)
+    }
+    strings = {
+        line
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
+    for number, line in enumerate(text.splitlines(), start=1):
+        if number in strings or number in docstrings:
+            continue
+        kept.append(line.split("  #")[0])
+    return "\n".join(kept)
+
+
+@pytest.mark.parametrize("fact", sorted(SHARED_FACTS))
+def test_a_shared_fact_is_written_in_one_place(fact: str) -> None:
+    pattern, home = SHARED_FACTS[fact]
+    found = {
+        path
+        for path, text in _python_files().items()
+        if re.search(pattern, _comment_free(text), re.MULTILINE)
+        and not (fact in CHARTS_MAY_SHARE and path.startswith("benchmarks/"))
+    }
+    copies = found - {home} - {path for name, path in NOT_YET_ONE_SOURCE if name == fact}
+    assert not copies, f"{fact} is written again in {sorted(copies)}: import it from {home}"
+    if home is not None:
+        assert home in found, f"{fact} is no longer where this test looks for it"
+
+
+def test_the_spawn_odds_pattern_finds_a_copy() -> None:
+    pattern = SHARED_FACTS["the spawn odds"][0]
+    assert re.search(pattern, "for e, p in ((1, 0.9), (2, 0.1)):")
+    assert re.search(pattern, "SPAWN_2 = 0.9", re.MULTILINE)
+
+
+def test_the_version_is_written_once_and_installed_as_written() -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert importlib.metadata.version("py2048") == py2048.__version__

@@ -48,4 +48,9 @@ _ACCEPTED: dict[object, Direction] = {
 }
 """Every spelling parse() accepts as is (Direction members double as the numbers 0-3)."""
 
+LETTERS = "".join(d.letter for d in Direction)
+"""Each direction's letter, in the directions' order: "URDL"."""
+HISTORY_LETTERS = frozenset(LETTERS)
+"""The letters a saved move history is written in."""
+
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)

@@ -18,12 +18,11 @@ from py2048.engine.board import (
     unpack,
     unpack_exponents,
 )
-from py2048.engine.direction import DIRECTIONS, Direction
+from py2048.engine.direction import DIRECTIONS, HISTORY_LETTERS, Direction
 from py2048.engine.rng import random_seed, seed_key, validate_seed
 
 WIN_TILE = 1 << save.WIN_EXPONENT
 _LETTER = {d: d.letter.encode() for d in Direction}
-_HISTORY_LETTERS = frozenset(d.letter for d in Direction)
 
 
 class GameError(ValueError):
@@ -103,7 +102,7 @@ class Game:
                 game.move(value)
                 continue
             try:
-                if letters_only and value not in _HISTORY_LETTERS:
+                if letters_only and value not in HISTORY_LETTERS:
                     raise ValueError(value)
                 direction = Direction.parse(value)
             except ValueError:

@@ -26,6 +26,10 @@ from numba import njit
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 FOUR_THRESHOLD = np.uint64(429_496_730)
+SPAWN_ODDS = ((1, 0.9), (2, 0.1))
+"""Each spawned tile's exponent and probability: a 2 at 0.9, a 4 at 0.1, the rule book's odds.
+Every expectation over spawns (the search, the tables, their distillation) uses these; the
+generator's own threshold (``FOUR_THRESHOLD``) gives a 4 at 0.1 + 9e-11."""
 SEED_LIMIT = 1 << 53
 """Seeds are below 2**53 so that they survive JavaScript's JSON numbers in the browser."""
 

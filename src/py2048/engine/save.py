@@ -44,6 +44,7 @@ from py2048.engine.board import (
     exponents_from_board,
     pack_exponents,
 )
+from py2048.engine.direction import HISTORY_LETTERS
 from py2048.engine.rng import validate_seed
 
 FORMAT = "py2048"
@@ -82,7 +83,6 @@ _FIELDS = (
 )
 _OPTIONAL_FIELDS = ("practice",)
 """Fields a save may leave out (each has a default)."""
-_HISTORY_LETTERS = frozenset("URDL")
 
 
 class SaveError(ValueError):
@@ -233,7 +233,7 @@ def decode(obj: object) -> SaveState:
     history = obj["history"]
     if not isinstance(history, str):
         raise SaveError("must be a string of the letters U, R, D and L", "history")
-    if not _HISTORY_LETTERS.issuperset(history):
+    if not HISTORY_LETTERS.issuperset(history):
         raise SaveError("must contain only the letters U, R, D and L", "history")
     if len(history) != moves:
         raise SaveError(f"holds {len(history)} moves but 'moves' says {moves}", "history")

@@ -1,7 +1,8 @@
 """Pictures of a board without pygame: text for ``render_mode="ansi"``, pixels for "rgb_array".
 
-Tiles up to 2048 wear the original game's colours; every larger tile gets a colour of its own.
-Each tile shows its value in a small built-in pixel font.
+Tiles wear the colours of :mod:`py2048.palette`, as the browser and the terminal show them: up to
+2048 the original game's, and a colour of its own for every larger tile. Each tile shows its value
+in a small built-in pixel font.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from functools import cache
 
 import numpy as np
 
-from py2048.engine.board import unpack
+from py2048.engine.board import MAX_EXPONENT, unpack
+from py2048.palette import TILE_COLOURS as PALETTE
 
 TILE = 64
 GAP = 8
@@ -18,28 +20,11 @@ SIDE = 4 * TILE + 5 * GAP
 """Width and height of an rgb_array frame in pixels."""
 
 BOARD_COLOUR = "#bbada0"
-TILE_COLOURS = (
-    "#cdc1b4",  # empty cell
-    "#eee4da",  # 2
-    "#ede0c8",  # 4
-    "#f2b179",  # 8
-    "#f59563",  # 16
-    "#f67c5f",  # 32
-    "#f65e3b",  # 64
-    "#edcf72",  # 128
-    "#edcc61",  # 256
-    "#edc850",  # 512
-    "#edc53f",  # 1024
-    "#edc22e",  # 2048
-    "#3c3a32",  # 4096
-    "#4a4a8c",  # 8192
-    "#2e6f8e",  # 16384
-    "#2a8c5f",  # 32768
-    "#8c2a5f",  # 65536
-    "#8c5a1f",  # 131072
-)
-DARK_TEXT = "#776e65"
-LIGHT_TEXT = "#f9f6f2"
+EMPTY_COLOUR = "#cdc1b4"
+TILE_COLOURS = (EMPTY_COLOUR, *(PALETTE[1 << e].background for e in range(1, MAX_EXPONENT + 1)))
+"""Each exponent's background (0: an empty cell): :mod:`py2048.palette`'s, as both games show."""
+TEXT_COLOURS = (EMPTY_COLOUR, *(PALETTE[1 << e].text for e in range(1, MAX_EXPONENT + 1)))
+"""Each exponent's figures (an empty cell draws none)."""
 
 _DIGITS = (
     "111101101101111",
@@ -79,7 +64,7 @@ def tile_image(exponent: int) -> np.ndarray:
         top = (TILE - pixels.shape[0]) // 2
         left = (TILE - pixels.shape[1]) // 2
         region = image[top : top + pixels.shape[0], left : left + pixels.shape[1]]
-        region[pixels] = _rgb(DARK_TEXT if exponent <= 2 else LIGHT_TEXT)
+        region[pixels] = _rgb(TEXT_COLOURS[exponent])
     image.flags.writeable = False
     return image
 

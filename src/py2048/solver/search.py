@@ -38,6 +38,7 @@ import numpy as np
 from numba import from_dtype, njit, types
 
 from py2048.engine.board import cell_exponent, move, row_index, transpose_hi, transpose_lo
+from py2048.engine.rng import SPAWN_ODDS
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE
 from py2048.solver.clock import monotonic
 
@@ -196,7 +197,7 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
         if (free >> np.uint64(cell)) & _U1 == 0:
             continue
         shift = np.uint64(4 * cell)
-        for exponent, p in ((1, 0.9), (2, 0.1)):
+        for exponent, p in SPAWN_ODDS:
             board = lo | (np.uint64(exponent) << shift)
             child_cprob = share * p
             at_leaf = depth <= 1 or child_cprob < run.cprob_min

@@ -21,6 +21,7 @@ from numba import njit, types
 from numba.typed import Dict, List
 
 from py2048.engine.board import ROW_TABLES, move
+from py2048.engine.rng import SPAWN_ODDS
 from py2048.tables.builder import layer_count, wall_board
 from py2048.tables.compact import KEY_SHIFT, CompactTables, encode_chances
 from py2048.tables.kernels import direction_value, position_index, wall_position
@@ -122,7 +123,7 @@ def _visits(starts, counts, empty_lo, wall_hi, reader, layers, tables, min_visit
                     break
                 if (after >> np.uint64(4 * cell)) & _NIBBLE != 0:
                     continue
-                for rank, share in ((1, 0.9), (2, 0.1)):
+                for rank, share in SPAWN_ODDS:
                     passed = seen * share / empty
                     if passed < min_visits:
                         continue

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from py2048.engine import Direction, Game
-from py2048.solver.presets import QUICKEST_PRESET
+from py2048.engine import Direction
 
 
 class Advice(Protocol):
@@ -31,14 +29,3 @@ def solver_advice(board: list[list[int]], preset: str) -> Advice:
     from py2048.solver import best_move
 
     return best_move(board, preset=preset)
-
-
-def warm_up_solver() -> None:
-    """Load the solver (its network and compiled search) on a daemon thread, so that the first
-    hint does not wait for them while the player is already playing."""
-    threading.Thread(
-        target=solver_advice,
-        args=(Game(seed=0).board, QUICKEST_PRESET),
-        name="py2048-solver-warm-up",
-        daemon=True,
-    ).start()

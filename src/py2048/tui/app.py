@@ -15,7 +15,8 @@ from textual.binding import BindingType
 
 from py2048.engine import Game
 from py2048.engine.save import MAX_MOVES
-from py2048.tui.advisor import Advisor, solver_advice, warm_up_solver
+from py2048.solver.warmup import warm_up_in_background
+from py2048.tui.advisor import Advisor, solver_advice
 from py2048.tui.keys import APP_KEYS
 from py2048.tui.screens.game import GameScreen
 from py2048.tui.screens.help import HelpScreen
@@ -89,6 +90,6 @@ class Py2048App(App[int]):
 def run(seed: int | None = None, new: bool = False) -> int:
     """Play in this terminal; returns the exit code."""
     app = Py2048App(seed=seed, new=new)
-    warm_up_solver()
+    warm_up_in_background()
     app.run()
     return app.return_code or 0

@@ -1,4 +1,5 @@
-"""The terminal's colours: the tiles' come from :mod:`py2048.palette`, shared with the browser.
+"""The terminal's colours and arrows: the tiles' colours come from :mod:`py2048.palette`,
+shared with the browser.
 
 A truecolor terminal shows the browser's colours; any other gets each tile's xterm 256-colour
 entries, every one distinct and readable (a 256-colour terminal would otherwise show several
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from py2048.palette import TILE_COLOURS, ColourSystem
 
+ARROWS = ("↑", "→", "↓", "←")
+"""Each direction's arrow, indexed by :class:`~py2048.engine.Direction` (0 up ... 3 left)."""
 EMPTY_CELL = "#949494"
 BOARD = "#6c6c6c"
 

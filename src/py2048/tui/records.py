@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from py2048.engine import Game, GameError, SaveError
+from py2048.engine.direction import LETTERS
 from py2048.engine.save import MAX_MOVES
 from py2048.tui.storage import Storage, UnreadableSave
 
@@ -33,7 +34,6 @@ GAMES_FORMAT = "py2048-games"
 KEEP_GAMES = 200
 """How many past games are kept; the oldest goes first."""
 WIN_TILE = 2048
-_LETTERS = "URDL"
 _SEED_LIMIT = 2**53
 
 
@@ -49,7 +49,7 @@ def encode_game(seed: int, history: str, practice: bool = False) -> str:
     writes it (README, "Review links")."""
     packed = bytearray((len(history) + 3) // 4)
     for index, letter in enumerate(history):
-        packed[index // 4] |= _LETTERS.index(letter) << (6 - 2 * (index % 4))
+        packed[index // 4] |= LETTERS.index(letter) << (6 - 2 * (index % 4))
     moves = base64.urlsafe_b64encode(bytes(packed)).decode("ascii").rstrip("=")
     fragment = f"seed={seed}&n={len(history)}&moves={moves}"
     return fragment + ("&practice=1" if practice else "")
@@ -76,7 +76,7 @@ def decode_game(fragment: str) -> tuple[int, str, bool]:
     except (binascii.Error, ValueError):
         raise RecordsError("its moves are damaged") from None
     history = "".join(
-        _LETTERS[(packed[index // 4] >> (6 - 2 * (index % 4))) & 3] for index in range(count)
+        LETTERS[(packed[index // 4] >> (6 - 2 * (index % 4))) & 3] for index in range(count)
     )
     return int(seed_text), history, fields.get("practice") == "1"
 

@@ -18,12 +18,11 @@ from rich.text import Text
 
 from py2048.engine import Game, GameError
 from py2048.palette import TILE_COLOURS, ColourSystem
-from py2048.tui.palette import BOARD, EMPTY_CELL
+from py2048.tui.palette import ARROWS, BOARD, EMPTY_CELL
 
 if TYPE_CHECKING:
     from py2048.solver import GameReview, MoveReview
 
-ARROWS = ("↑", "→", "↓", "←")
 GRADE_STYLES = {
     "best": "bold green",
     "good": "green",

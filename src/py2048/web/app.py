@@ -11,12 +11,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from py2048 import __version__
+from py2048.solver.warmup import warm_up_in_background
 from py2048.web import api, pages
 from py2048.web.body import JSON_TYPES, MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
 from py2048.web.head import HeadAsGetMiddleware
 from py2048.web.headers import SecurityHeadersMiddleware
-from py2048.web.hints import HintService, warm_up_in_background
+from py2048.web.hints import HintService
 from py2048.web.hosts import HostCheckMiddleware, HostPolicy
 from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from py2048.web.reviews import ReviewService

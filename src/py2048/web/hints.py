@@ -16,13 +16,11 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-import threading
 from dataclasses import dataclass, field
 from functools import partial
 
 from py2048.engine import Direction, Game
 from py2048.solver.grades import grade_values
-from py2048.solver.presets import QUICKEST_PRESET
 from py2048.web.workers import SearchThreads
 
 DEFAULT_WORKERS = max(1, (os.cpu_count() or 2) - 1)
@@ -84,11 +82,3 @@ class HintService(SearchThreads):
             return await loop.run_in_executor(self.executor, partial(search, game.board, preset))
         finally:
             self.pending -= 1
-
-
-def warm_up_in_background() -> None:
-    """Load the solver and compile its kernels on a daemon thread, so the first hint is quick."""
-    warm_board = Game(seed=0).board
-    threading.Thread(
-        target=search, args=(warm_board, QUICKEST_PRESET), name="py2048-solver-warm-up", daemon=True
-    ).start()

@@ -15,6 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from py2048.engine import Game
 from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
+from py2048.engine.direction import LETTERS
 from py2048.engine.rng import SEED_LIMIT
 from py2048.engine.save import MAX_MOVES, MAX_SCORE
 from py2048.solver.grades import (
@@ -98,7 +99,7 @@ class Save(_Strict):
         description="real moves made"
     )
     history: str = Field(
-        max_length=MAX_MOVES, pattern="^[URDL]*$", description="the moves made, as U, R, D, L"
+        max_length=MAX_MOVES, pattern=f"^[{LETTERS}]*$", description="the moves made, as U, R, D, L"
     )
     won: bool = Field(description="a 2048 (or more) is on the board")
     keep_going: bool = Field(description="the player chose to play on after winning")

@@ -13,10 +13,10 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from py2048.engine import Direction
 from py2048.solver.grades import grade_values
 from py2048.solver.presets import DEFAULT_PRESET
 from py2048.tui.advisor import Advice
+from py2048.tui.palette import ARROWS
 
 GRADE_STYLES = {
     "best": "",
@@ -25,7 +25,6 @@ GRADE_STYLES = {
     "mistake": "$warning",
     "blunder": "$error",
 }
-ARROWS = {Direction.UP: "↑", Direction.RIGHT: "→", Direction.DOWN: "↓", Direction.LEFT: "←"}
 
 
 class AdvicePanel(Widget):

@@ -8,9 +8,8 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
+from py2048.engine.board import SIZE
 from py2048.tui.palette import BOARD, EMPTY_CELL, colour_system, tile_colours
-
-SIZE = 4
 
 
 class Tile(Static):
