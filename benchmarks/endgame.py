@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, unpack, unpack_exponents
+from py2048.engine.geometry import SNAKE, SYMMETRIES
 from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
@@ -61,8 +62,6 @@ from py2048.solver.search import SearchPlan
 from py2048.solver.stats import wilson_interval
 from py2048.tables import available_tables, open_table
 from py2048.tables.compact import shipped_compact_tables
-from py2048.tables.formations import SNAKE
-from py2048.tables.layout import SYMMETRIES
 
 POSITIONS = Path(__file__).parent / "data" / "late-game-16384.json"
 STAGE_TILE = 16384

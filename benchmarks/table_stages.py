@@ -33,8 +33,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from py2048.engine.geometry import SNAKE
 from py2048.engine.rng import SPAWN_ODDS
-from py2048.tables.formations import SNAKE
 from py2048.tables.lookup import Table, available_tables, open_table
 
 

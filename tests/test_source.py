@@ -130,3 +130,26 @@ def test_the_version_is_written_once_and_installed_as_written() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert "version" not in project and "version" in project["dynamic"]
     assert importlib.metadata.version("py2048") == py2048.__version__
+
+
+def _imported_packages(package: str) -> set[str]:
+    """The py2048 packages that the modules of ``package`` import (at any level)."""
+    found = set()
+    for path in (SOURCE / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            found |= {name.split(".")[1] for name in names if name.startswith("py2048.")}
+    return found - {package}
+
+
+def test_the_engine_imports_nothing_of_ours() -> None:
+    assert _imported_packages("engine") == set()
+
+
+def test_evaluation_and_tables_sit_side_by_side_on_the_engine() -> None:
+    assert "tables" not in _imported_packages("evaluation")
+    assert "evaluation" not in _imported_packages("tables")

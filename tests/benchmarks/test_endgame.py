@@ -11,11 +11,11 @@ import pytest
 from benchmarks.endgame import main, phase, play_until, write_positions
 
 from py2048.engine.board import max_exponent, pack, unpack
+from py2048.engine.geometry import SNAKE
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.endgame import NO_TABLES
 from py2048.solver.hint import resolve_plan
-from py2048.tables.formations import SNAKE
 
 STAGE = 14  # 16384
 

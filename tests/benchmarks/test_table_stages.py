@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmarks.table_stages import MEAN_SPAWN, ended_stages, entry_board
 
-from py2048.tables.formations import SNAKE
+from py2048.engine.geometry import SNAKE
 
 
 def moves_for(tile_sum: int) -> int:

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack, pack_exponents, unpack
+from py2048.engine.geometry import SNAKE
 from py2048.evaluation.registry import get_evaluator
 from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
-from py2048.tables.formations import SNAKE
 from tests.engine.reference import symmetries
 
 exponent_lists = st.lists(st.integers(0, 17), min_size=16, max_size=16)

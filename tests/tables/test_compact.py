@@ -9,6 +9,7 @@ import pytest
 
 from py2048 import slide
 from py2048.engine.board import pack
+from py2048.engine.geometry import SYMMETRIES
 from py2048.tables import open_table
 from py2048.tables.compact import (
     COMPACT_FORMAT,
@@ -19,7 +20,6 @@ from py2048.tables.compact import (
     encode_chances,
 )
 from py2048.tables.distillation import board_index, compact_answers
-from py2048.tables.layout import SYMMETRIES
 from tests.tables.conftest import ROW3_32, SNAKE11
 
 BOARDS = [

@@ -11,6 +11,7 @@ import pytest
 from numba import njit
 
 from py2048.engine.board import ROW_TABLES, pack
+from py2048.engine.geometry import SYMMETRIES
 from py2048.tables import (
     Formation,
     available_tables,
@@ -19,7 +20,7 @@ from py2048.tables import (
     table_move_values,
 )
 from py2048.tables import formations as formations_module
-from py2048.tables.layout import SYMMETRIES, layout
+from py2048.tables.layout import layout
 from tests.tables.conftest import CAPPED, COLUMN, ROW3, SMALL, SNAKE11
 from tests.tables.reference import DIRECTIONS, SCALE, Reference, slide
 

@@ -17,19 +17,21 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import cell_exponent
-from py2048.tables.formations import SNAKE
-from py2048.tables.layout import SYMMETRIES
+from py2048.engine.geometry import SNAKE, SYMMETRIES
 
 MIN_EXPONENT = 8
-"""Tiles from 256 up count as large (the tables' chains start there)."""
+"""Tiles from 256 up count in the snake. Measured on the late-game positions of
+``benchmarks/endgame.py`` (``docs/solver-notes.md``): counting from 128 reached fewer 32768s,
+from 512 no clearly more. It is the pull's own setting, not where the tables start: they answer
+from chains of 128 (:data:`py2048.solver.endgame.MIN_TAIL`), a setting measured on its own."""
 PULL = 1.0
 """The default evaluation's points of value per point of tiles held in the snake (chosen on
 the late-game positions of ``benchmarks/endgame.py``: ``docs/solver-notes.md``)."""
 
 
 SNAKE_PATHS = np.array([[s[cell] for cell in SNAKE] for s in SYMMETRIES], dtype=np.int64)
-"""The endgame tables' snake (:data:`py2048.tables.formations.SNAKE`) from each corner, first
-along a row or along a column: one row of cell numbers per symmetry of the board."""
+"""The snake (:data:`py2048.engine.geometry.SNAKE`, the endgame tables' too) from each corner,
+first along a row or along a column: one row of cell numbers per symmetry of the board."""
 
 
 @njit(cache=True, nogil=True)

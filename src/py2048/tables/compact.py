@@ -32,10 +32,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit, types
 
+from py2048.engine.geometry import SYMMETRIES
 from py2048.files import atomic_write
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import fits, position_index
-from py2048.tables.layout import LAYOUT_ROWS, SYMMETRIES, layouts
+from py2048.tables.layout import LAYOUT_ROWS, layouts
 
 COMPACT_FORMAT = "py2048-compact-tables"
 COMPACT_VERSION = 2

@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-CELLS = 16
+from py2048.engine.geometry import CELLS, SNAKE
+
 MIN_TARGET = 8
 MAX_TARGET = 2048
 MIN_CAP = 4
@@ -162,11 +163,6 @@ class Formation:
         if not all(isinstance(cells, list) for cells in (fixed, target_cells, caps)):
             raise ValueError(f"not a formation: {json.dumps(data)[:200]}")
         return cls(data["name"], tuple(fixed), data["target"], tuple(target_cells), tuple(caps))
-
-
-SNAKE = (0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12)
-"""The snake with the largest tile in the top-left corner: row 0 left to right, row 1 right to
-left, row 2 left to right, row 3 right to left."""
 
 
 def _snake(length: int, target: int, caps_along: tuple[int, ...] = ()) -> Formation:

@@ -14,41 +14,22 @@ the real board's orientation: for symmetry ``k``, :func:`layouts` gives ``layout
 - ``RADIX``: how many ranks each free cell can hold (its cap's, see
   :attr:`~py2048.tables.formations.Formation.radices`), 0 on fixed cells.
 
-``SYMMETRIES[k][cell]`` is the canonical cell that real ``cell`` plays under symmetry ``k``
-(symmetry 0 is the identity). Since 2048's rules treat every direction alike, a move on the
-real board is the symmetric move on the canonical one, so the index a real afterstate reads
-through ``layout[k]`` is the index of its canonical image: no direction needs mapping.
+``SYMMETRIES[k][cell]`` (:mod:`py2048.engine.geometry`) is the canonical cell that real ``cell``
+plays under symmetry ``k`` (symmetry 0 is the identity). Since 2048's rules treat every
+direction alike, a move on the real board is the symmetric move on the canonical one, so the
+index a real afterstate reads through ``layout[k]`` is the index of its canonical image: no
+direction needs mapping.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from py2048.tables.formations import CELLS, Formation
+from py2048.engine.geometry import CELLS, SYMMETRIES
+from py2048.tables.formations import Formation
 
 FIXED, PLACE, TARGET, ORDER, RADIX = 0, 1, 2, 3, 4
 LAYOUT_ROWS = 5
-
-
-def _transform(k: int, row: int, col: int) -> tuple[int, int]:
-    """Where symmetry ``k`` sends (row, col): four rotations, then four reflections."""
-    return (
-        (row, col),  # identity
-        (col, 3 - row),  # quarter turn clockwise
-        (3 - row, 3 - col),  # half turn
-        (3 - col, row),  # quarter turn anticlockwise
-        (col, row),  # main diagonal
-        (3 - col, 3 - row),  # anti-diagonal
-        (row, 3 - col),  # left-right mirror
-        (3 - row, col),  # top-bottom mirror
-    )[k]
-
-
-SYMMETRIES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(4 * r + c for r, c in (_transform(k, cell // 4, cell % 4) for cell in range(CELLS)))
-    for k in range(8)
-)
-"""``SYMMETRIES[k][real_cell]``: the canonical cell that ``real_cell`` plays under symmetry k."""
 
 
 def layout(formation: Formation, symmetry: int = 0) -> np.ndarray:

@@ -63,7 +63,7 @@ class Advice:
     values: tuple[float, float, float, float]
     """Each direction's success probability; -1 where the move is not allowed."""
     symmetry: int
-    """The symmetry under which the board fits (:data:`.layout.SYMMETRIES`)."""
+    """The symmetry under which the board fits (:data:`py2048.engine.geometry.SYMMETRIES`)."""
 
 
 class Table:
