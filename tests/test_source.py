@@ -67,6 +67,11 @@ SHARED_FACTS = {
     "the tiles' colours": (r"#edc22e|#3c3a32|#eee4da", "src/py2048/palette.py"),
     "the solver warm-up": (r"solver-warm-up", "src/py2048/solver/warmup.py"),
     "the version": (r"^__version__\s*=", "src/py2048/__init__.py"),
+    "an integer that is not a bool": (
+        r"isinstance\((\w+), bool\)[^\n]*isinstance\(\1, (?:int|\(int, np\.integer\))\)"
+        r"|isinstance\((\w+), (?:int|\(int, np\.integer\))\)[^\n]*isinstance\(\2, bool\)",
+        "src/py2048/engine/integers.py",
+    ),
 }
 """``None``: derived everywhere (the letters come from ``Direction``), written nowhere."""
 
@@ -118,6 +123,14 @@ def test_a_shared_fact_is_written_in_one_place(fact: str) -> None:
     assert not copies, f"{fact} is written again in {sorted(copies)}: import it from {home}"
     if home is not None:
         assert home in found, f"{fact} is no longer where this test looks for it"
+
+
+def test_the_integer_pattern_finds_both_spellings() -> None:
+    pattern = SHARED_FACTS["an integer that is not a bool"][0]
+    assert re.search(pattern, "if isinstance(n, bool) or not isinstance(n, (int, np.integer)):")
+    assert re.search(pattern, "ok = isinstance(n, int) and not isinstance(n, bool)")
+    assert not re.search(pattern, "if isinstance(flag, bool) or not isinstance(other, int):")
+    assert not re.search(pattern, "isinstance(t, bool) or not isinstance(t, (int, float))")
 
 
 def test_the_spawn_odds_pattern_finds_a_copy() -> None:

@@ -8,30 +8,22 @@ without Gymnasium. Each returns the value in the form the kernels take, or raise
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
 from py2048.engine.board import BoardError, exponents_from_board, pack_exponents
+from py2048.engine.integers import is_integer as is_integer  # shared with the environments
 from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.engine.save import too_few_tiles
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeIs
 
 SeedLike = int | Sequence[int] | np.ndarray | None
 """Seeds for N games: an int (game ``i`` gets ``seed + i``), N ints, or None (random)."""
 
 
-def is_integer(value: object) -> TypeIs[int | np.integer[Any]]:
-    """An int or a numpy integer, but not a bool (which Python counts as an int)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def positive_int(name: str, value: object) -> int:
     """``value`` as an int, or ValueError when it is not a positive integer."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+    if not is_integer(value) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from py2048.engine.integers import is_integer
 from py2048.engine.rng import draw, spawn_cell_index, spawn_exponent
 
 SIZE = 4
@@ -358,7 +359,7 @@ def exponents_from_board(board: Sequence[Sequence[int]], name: str = "board") ->
         if len(row) != SIZE:
             raise BoardError(f"{name}[{r}] must have 4 tiles, got {len(row)}")
         for c, value in enumerate(row):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if not is_integer(value):
                 raise BoardError(f"{name}[{r}][{c}] must be an integer tile, got {value!r}")
             exponent = _EXPONENT_OF.get(int(value))
             if exponent is None:

@@ -19,6 +19,7 @@ from py2048.engine.board import (
     unpack_exponents,
 )
 from py2048.engine.direction import DIRECTIONS, HISTORY_LETTERS, Direction
+from py2048.engine.integers import is_int
 from py2048.engine.rng import random_seed, seed_key, validate_seed
 
 WIN_TILE = 1 << save.WIN_EXPONENT
@@ -283,7 +284,7 @@ class Game:
         take back, or when the moves do not rebuild the game from its seed's opening (a game
         set up with :meth:`from_board`).
         """
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        if not is_int(steps) or steps < 1:
             raise ValueError(f"steps must be a whole number of 1 or more, got {steps!r}")
         if steps > len(self._history):
             made = len(self._history)

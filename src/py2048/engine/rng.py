@@ -24,6 +24,8 @@ import secrets
 import numpy as np
 from numba import njit
 
+from py2048.engine.integers import is_integer
+
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 FOUR_THRESHOLD = np.uint64(429_496_730)
 SPAWN_ODDS = ((1, 0.9), (2, 0.1))
@@ -72,7 +74,7 @@ def spawn_exponent(r: np.uint64) -> np.uint64:
 
 def validate_seed(seed: object) -> int:
     """Return ``seed`` as an int, or raise ValueError saying what a seed must be."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+    if not is_integer(seed):
         raise ValueError(f"seed must be an integer, not {type(seed).__name__}")
     value = int(seed)
     if not 0 <= value < SEED_LIMIT:

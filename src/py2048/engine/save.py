@@ -45,6 +45,7 @@ from py2048.engine.board import (
     pack_exponents,
 )
 from py2048.engine.direction import HISTORY_LETTERS
+from py2048.engine.integers import is_int
 from py2048.engine.rng import validate_seed
 
 FORMAT = "py2048"
@@ -264,7 +265,7 @@ def decode(obj: object) -> SaveState:
 
 def _integer(obj: dict[str, Any], field: str) -> int:
     value = obj[field]
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise SaveError(f"must be an integer, got {value!r}", field)
     return value
 

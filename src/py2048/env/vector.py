@@ -21,6 +21,7 @@ from py2048.checks import (
     board_words,
     checked_actions,
     checked_mask,
+    is_integer,
     positive_int,
     seeds_for,
 )
@@ -354,7 +355,7 @@ class Game2048VectorEnv(VectorEnv):
     def _seeds(self, seed: int | list[int | None] | None, select: np.ndarray) -> np.ndarray:
         """Validated seeds for the selected games; unseeded games continue their series."""
         n = self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if is_integer(seed):
             seeds = seeds_for(seed, n)
             super().reset(seed=int(seed))
             return seeds

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from py2048.argtypes import non_negative_int, positive_int
+from py2048.engine.integers import is_int
 from py2048.engine.rng import SEED_LIMIT
 from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS, RNGS
 from py2048.solver.stats import Summary, summarize
@@ -61,7 +62,7 @@ class BenchSettings:
         """Validate every field (for API callers too) and return self."""
         for name in ("games", "seed"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
+            if not is_int(value):
                 raise ValueError(f"{name} must be an integer, got {value!r}")
         if self.games < 1:
             raise ValueError(f"games must be 1 or more, got {self.games}")

@@ -16,6 +16,7 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.engine.direction import Direction
+from py2048.engine.integers import is_integer
 from py2048.evaluation.contract import Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.endgame import NO_TABLES, TableSet, choose, endgame_tables
@@ -85,7 +86,7 @@ def resolve_plan(
     if len(given) > 1:
         raise ValueError(f"give at most one of depth, time_ms and preset, got {given}")
     if depth is not None:
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+        if not is_integer(depth):
             raise ValueError(f"depth must be an integer, got {depth!r}")
         if not 0 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from py2048.engine.geometry import CELLS, SNAKE
+from py2048.engine.integers import is_int
 
 MIN_TARGET = 8
 MAX_TARGET = 2048
@@ -59,9 +60,7 @@ class Formation:
             )
         for field in ("fixed", "target_cells"):
             cells = getattr(self, field)
-            if not isinstance(cells, tuple) or not all(
-                isinstance(cell, int) and not isinstance(cell, bool) for cell in cells
-            ):
+            if not isinstance(cells, tuple) or not all(is_int(cell) for cell in cells):
                 raise ValueError(f"{where}: {field} must be a tuple of cell numbers")
             if any(not 0 <= cell < CELLS for cell in cells):
                 raise ValueError(f"{where}: {field} holds a cell outside 0..15: {cells}")
@@ -69,8 +68,7 @@ class Formation:
                 raise ValueError(f"{where}: {field} names a cell twice: {cells}")
         target = self.target
         if (
-            isinstance(target, bool)
-            or not isinstance(target, int)
+            not is_int(target)
             or target < MIN_TARGET
             or target > MAX_TARGET
             or target & (target - 1)
@@ -90,10 +88,7 @@ class Formation:
         if self.caps and (
             len(self.caps) != len(self.free_cells)
             or not all(
-                isinstance(cap, int)
-                and not isinstance(cap, bool)
-                and MIN_CAP <= cap <= self.target // 2
-                and not cap & (cap - 1)
+                is_int(cap) and MIN_CAP <= cap <= self.target // 2 and not cap & (cap - 1)
                 for cap in self.caps
             )
         ):

@@ -66,6 +66,7 @@ from typing import Any
 
 import platformdirs
 
+from py2048.engine.integers import is_int
 from py2048.files import NotRegularFileError, open_regular
 from py2048.tables.formations import Formation
 
@@ -215,7 +216,7 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
 
 
 def _whole(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_int(value) or value < 0:
         raise ValueError(f"expected a whole number, got {value!r}")
     return value
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from py2048.engine import Game, GameError, SaveError
 from py2048.engine.direction import LETTERS
+from py2048.engine.integers import is_int
 from py2048.engine.save import MAX_MOVES
 from py2048.tui.storage import Storage, UnreadableSave
 
@@ -134,7 +135,7 @@ class PastGame:
             raise RecordsError("it is not a past game")
         _seed, history, practice = decode_game(entry["code"])
         numbers = [entry.get(name) for name in ("score", "tile", "moves")]
-        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
+        if not all(is_int(n) and n >= 0 for n in numbers):
             raise RecordsError("its score, tile and moves must be whole numbers")
         if entry["moves"] != len(history):
             raise RecordsError("its move count disagrees with its moves")
@@ -235,7 +236,7 @@ class Counts:
         names = ("played", "won", "total_score", "best_score", "best_tile", "streak")
         values: dict[str, Any] = {name: saved.get(name) for name in (*names, "longest_streak")}
         for name, value in values.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_int(value) or value < 0:
                 raise ValueError(f"{name} must be a whole number, 0 or more")
         tiles = saved.get("final_tiles")
         if not isinstance(tiles, dict):
@@ -288,7 +289,7 @@ class Records:
             return Statistics(
                 Counts.from_json(saved.get("games")),
                 Counts.from_json(saved.get("practice")),
-                counted if isinstance(counted, int) and not isinstance(counted, bool) else None,
+                counted if is_int(counted) else None,
             )
         except (OSError, ValueError, RecursionError, SaveError) as exc:
             self._set_aside(self.statistics_path, exc)

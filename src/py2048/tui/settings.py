@@ -14,6 +14,7 @@ import json
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from py2048.engine.integers import is_int
 from py2048.files import atomic_write
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
 
@@ -45,7 +46,7 @@ class Settings:
             return cls()
         settings = cls()
         speed = saved.get("autoplay_speed")
-        if isinstance(speed, int) and not isinstance(speed, bool):
+        if is_int(speed):
             settings = replace(settings, autoplay_speed=min(max(speed, 0), AUTOPLAY_SPEEDS - 1))
         if saved.get("strength") in PRESETS:
             settings = replace(settings, strength=saved["strength"])

@@ -19,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from py2048.engine import Game, SaveError
+from py2048.engine.integers import is_int
 from py2048.engine.save import MAX_SAVE_BYTES, MAX_SCORE
 from py2048.files import NotRegularFileError, atomic_write, open_regular, remove_leftovers
 
@@ -109,7 +110,7 @@ class Storage:
         except (OSError, ValueError, RecursionError, SaveError):
             return None
         before = obj.get("before_game") if isinstance(obj, dict) else None
-        if isinstance(before, bool) or not isinstance(before, int) or not 0 <= before <= MAX_SCORE:
+        if not is_int(before) or not 0 <= before <= MAX_SCORE:
             return None
         return before
 
@@ -165,7 +166,7 @@ def _parse_best_score(data: bytes) -> int:
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"not valid JSON: {exc}") from None
     best = obj.get("best_score") if isinstance(obj, dict) else None
-    if isinstance(best, bool) or not isinstance(best, int) or best < 0:
+    if not is_int(best) or best < 0:
         raise ValueError('expected {"best_score": <a whole number, 0 or more>}')
     if best > MAX_SCORE:
         raise ValueError(f"the best score is more than any game can score ({MAX_SCORE})")
