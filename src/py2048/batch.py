@@ -25,7 +25,7 @@ from py2048.checks import (
     board_words,
     checked_actions,
     checked_mask,
-    positive_int,
+    checked_positive_int,
     seeds_for,
 )
 from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent, move
@@ -183,7 +183,7 @@ class Batch:
     __slots__ = ("legal", "state")
 
     def __init__(self, n: int, seed: SeedLike = None) -> None:
-        n = positive_int("the number of games", n)
+        n = checked_positive_int("the number of games", n)
         self.state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
         """(N, 6) uint64, a game per row: columns STATE_LO, ..., STATE_SCORE of this module."""
         self.legal = np.zeros(n, dtype=np.uint8)

@@ -21,7 +21,7 @@ SeedLike = int | Sequence[int] | np.ndarray | None
 """Seeds for N games: an int (game ``i`` gets ``seed + i``), N ints, or None (random)."""
 
 
-def positive_int(name: str, value: object) -> int:
+def checked_positive_int(name: str, value: object) -> int:
     """``value`` as an int, or ValueError when it is not a positive integer."""
     if not is_integer(value) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")

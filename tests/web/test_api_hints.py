@@ -17,7 +17,7 @@ import pytest
 
 from py2048 import Game
 from py2048.web import create_app, hints
-from py2048.web.hints import Advice, HintService
+from py2048.web.hints import HintResult, HintService
 from tests.web.conftest import LiveServer
 
 STATE = Game(seed=9).to_dict()
@@ -31,10 +31,10 @@ class BlockingSearch:
         self.started = threading.Semaphore(0)
         self.release = threading.Event()
 
-    def __call__(self, board: list[list[int]], preset: str) -> Advice:
+    def __call__(self, board: list[list[int]], preset: str) -> HintResult:
         self.started.release()
         self.release.wait(WAIT_S)
-        return Advice("left", {"left": 1.0, "up": 0.5}, 2, 3.0)
+        return HintResult("left", {"left": 1.0, "up": 0.5}, 2, 3.0)
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from py2048.checks import (
     board_words,
     checked_actions,
     checked_mask,
+    checked_positive_int,
     is_integer,
-    positive_int,
     seeds_for,
 )
 from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
@@ -233,11 +233,11 @@ class Game2048VectorEnv(VectorEnv):
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         max_episode_steps: int | None = None,
     ) -> None:
-        n = positive_int("num_envs", num_envs)
+        n = checked_positive_int("num_envs", num_envs)
         self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
         mode = _autoreset_mode(autoreset_mode)
         if max_episode_steps is not None:
-            max_episode_steps = positive_int("max_episode_steps", max_episode_steps)
+            max_episode_steps = checked_positive_int("max_episode_steps", max_episode_steps)
         self.num_envs = n
         self.render_mode = render_mode
         self.obs_mode = obs_mode

@@ -22,14 +22,14 @@ from py2048.tables.storage import TableError, table_path, tables_dir
 if TYPE_CHECKING:
     from py2048.tables.builder import BuildProgress, build_table
     from py2048.tables.kernels import best_table_move_values, table_move_values
-    from py2048.tables.lookup import Advice, Table, available_tables, open_table
+    from py2048.tables.lookup import Table, TableAnswer, available_tables, open_table
 
 __all__ = [
     "FORMATIONS",
-    "Advice",
     "BuildProgress",
     "Formation",
     "Table",
+    "TableAnswer",
     "TableError",
     "available_tables",
     "best_table_move_values",
@@ -44,7 +44,7 @@ __all__ = [
 
 _BUILDER_NAMES = frozenset({"BuildProgress", "build_table"})
 _LOOKUP_NAMES = frozenset(
-    {"Advice", "Table", "available_tables", "best_table_move_values", "open_table",
+    {"Table", "TableAnswer", "available_tables", "best_table_move_values", "open_table",
      "table_move_values"}
 )  # fmt: skip
 

@@ -42,8 +42,8 @@ from py2048.tables.storage import (
 )
 
 __all__ = [
-    "Advice",
     "Table",
+    "TableAnswer",
     "available_tables",
     "best_table_move_values",
     "open_table",
@@ -52,7 +52,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Advice:
+class TableAnswer:
     """A table's answer for a real board."""
 
     direction: int | None
@@ -101,14 +101,14 @@ class Table:
         )  # fmt: skip
         return int(symmetry), out
 
-    def lookup(self, board: Sequence[Sequence[int]]) -> Advice | None:
+    def lookup(self, board: Sequence[Sequence[int]]) -> TableAnswer | None:
         """The table's advice for a 4x4 list of tile values, or None if it fits no symmetry."""
         symmetry, values = self.move_values(*pack(board))
         if symmetry < 0:
             return None
         best = int(np.argmax(values))
         probability = max(float(values[best]), 0.0)
-        return Advice(
+        return TableAnswer(
             direction=best if values[best] >= 0 else None,
             probability=probability,
             values=(float(values[0]), float(values[1]), float(values[2]), float(values[3])),

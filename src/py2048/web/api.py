@@ -25,7 +25,7 @@ from py2048.engine.save import MAX_MOVES
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET
 from py2048.web.body import JSON_TYPES
 from py2048.web.errors import save_error_detail
-from py2048.web.hints import Advice, HintsBusy, HintService
+from py2048.web.hints import HintResult, HintsBusy, HintService
 from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
 from py2048.web.models import (
     CheckRequest,
@@ -352,7 +352,7 @@ def _line(obj: dict[str, Any]) -> bytes:
     response_model=HintResponse,
     responses={429: {"model": ErrorResponse, "description": "Too many hints at once; retry"}},
 )
-async def hint(body: HintRequest, request: Request) -> Advice:
+async def hint(body: HintRequest, request: Request) -> HintResult:
     """The direction the solver advises and the expected value of every legal direction.
     The search runs off the event loop and takes at most the preset's time budget."""
     game = load_game(body.state)

@@ -32,7 +32,9 @@ class HintsBusy(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Advice:
+class HintResult:
+    """A hint as ``/api/hint`` answers it (see ``HintResponse``): directions by name."""
+
     direction: str | None
     values: dict[str, float]
     depth: int
@@ -49,14 +51,14 @@ class Advice:
             object.__setattr__(self, "grades", grade_values(self.values))
 
 
-def search(board: list[list[int]], preset: str) -> Advice:
+def search(board: list[list[int]], preset: str) -> HintResult:
     """One solver search, on the calling thread."""
     from py2048.solver import best_move
 
     hint = best_move(board, preset=preset)
     values = {str(Direction(d)): float(v) for d, v in hint.values.items() if math.isfinite(v)}
     direction = None if hint.direction is None else str(Direction(hint.direction))
-    return Advice(
+    return HintResult(
         direction,
         values,
         int(hint.depth),
@@ -72,7 +74,7 @@ class HintService(SearchThreads):
     def __init__(self, workers: int = DEFAULT_WORKERS, waiting: int = DEFAULT_WAITING) -> None:
         super().__init__(workers, waiting, "hint")
 
-    async def advise(self, game: Game, preset: str) -> Advice:
+    async def advise(self, game: Game, preset: str) -> HintResult:
         """The solver's advice for ``game``; raises HintsBusy when the queue is full."""
         if self.full:
             raise HintsBusy
