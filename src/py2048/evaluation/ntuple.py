@@ -18,6 +18,7 @@ trained into an evaluation (:func:`py2048.learn.network.network_evaluator`).
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from functools import lru_cache
 from importlib.resources import files
@@ -30,7 +31,7 @@ from numba.core.dispatcher import Dispatcher
 from py2048.engine.board import max_exponent
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
 from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
-from py2048.evaluation.storage import Int16Weights, load_int16_weights
+from py2048.evaluation.storage import Int16Weights, WeightsError, load_int16_weights
 from py2048.evaluation.tuples import (
     Plan,
     capped_board,
@@ -107,17 +108,36 @@ def _pull_of(pull: float) -> Callable[[int, int], float]:
     return baseline
 
 
+def shipped_weights_path() -> Path:
+    """The weights file of the network py2048 ships."""
+    return Path(str(files("py2048.evaluation") / "weights" / SHIPPED_WEIGHTS))
+
+
 def weights_path() -> Path:
-    """The weights file the ``"ntuple"`` evaluator loads."""
+    """The weights file the ``"ntuple"`` evaluator loads: the one ``PY2048_NTUPLE_WEIGHTS``
+    names, else the shipped one."""
     chosen = os.environ.get(WEIGHTS_VARIABLE)
     if chosen:
         return Path(chosen)
-    return Path(str(files("py2048.evaluation") / "weights" / SHIPPED_WEIGHTS))
+    return shipped_weights_path()
 
 
 @lru_cache(maxsize=1)
 def _shipped_weights() -> Int16Weights:
-    return load_int16_weights(weights_path())
+    """The network to play with. A network named by ``PY2048_NTUPLE_WEIGHTS`` that cannot be
+    used (missing, damaged, cut short, not a weights file) is refused with a warning naming it
+    and what is wrong, and the shipped network plays instead."""
+    path = weights_path()
+    if path == shipped_weights_path():
+        return load_int16_weights(path)
+    try:
+        return load_int16_weights(path)
+    except WeightsError as exc:
+        warnings.warn(
+            f"{WEIGHTS_VARIABLE}: {exc}; playing with the network py2048 ships instead",
+            stacklevel=2,
+        )
+        return load_int16_weights(shipped_weights_path())
 
 
 def shipped_evaluator() -> Evaluator:

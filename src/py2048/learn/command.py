@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
-from py2048.evaluation.ntuple import weights_path
+from py2048.evaluation.ntuple import shipped_weights_path
 from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.network import load_weights, save_weights
@@ -202,7 +202,9 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
                 "--init takes its tuples and stages from the weights file: leave "
                 "--tuples and --stage-tiles out"
             )
-        network = load_weights(weights_path() if options.init == "shipped" else options.init)
+        network = load_weights(
+            shipped_weights_path() if options.init == "shipped" else options.init
+        )
     config = TrainingConfig(
         tuples=network.tuples if network else parse_tuples(options.tuples or DEFAULT_SPEC),
         stage_tiles=(
