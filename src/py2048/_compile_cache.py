@@ -5,9 +5,9 @@ numba's on-disk cache checks only the source file of the function it compiled: a
 inlines or calls a function from another module keeps running the old code after that module
 changes (numba's documented limitation). An upgrade or an edited checkout could then play with
 a mix of old and new kernels. So every distinct set of py2048 sources (each file's path, size
-and modification time, with the numba and Python versions) gets its own cache folder under the
-user's cache, and a change anywhere compiles everything afresh once. The newest few folders are
-kept, so switching between two installs does not recompile each time.
+and modification time, with the numba, llvmlite, NumPy and Python versions) gets its own cache
+folder under the user's cache, and a change anywhere compiles everything afresh once. The
+newest few folders are kept, so switching between two installs does not recompile each time.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ _PREFIX = "kernels-"
 
 def sources_fingerprint(package: Path, numba_version: str) -> str:
     """A short digest of every ``.py`` file under ``package`` (path, size, modification time)
-    and of the numba and Python versions that compile them."""
+    and of the compiler's versions (``numba_version``: numba's, or any string that names them)
+    and Python's."""
     digest = hashlib.sha256(f"{numba_version}|{sys.version}".encode())
     for path in sorted(package.rglob("*.py")):
         stat = path.stat()
@@ -73,7 +74,11 @@ def use_private_cache() -> None:
     base = Path(chosen) if chosen else Path(platformdirs.user_cache_dir("py2048")) / "numba"
     if base.name.startswith(_PREFIX):  # inherited from a parent process that set it up
         base = base.parent
-    folder = cache_folder(Path(__file__).parent, base, numba.__version__)
+    import llvmlite
+    import numpy
+
+    versions = f"{numba.__version__}|{llvmlite.__version__}|{numpy.__version__}"
+    folder = cache_folder(Path(__file__).parent, base, versions)
     if folder is None:
         return
     numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # set at run time
