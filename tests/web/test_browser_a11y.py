@@ -85,7 +85,6 @@ def test_the_game_on_a_phone(browser: Any, server_url: str) -> None:
         *(f"/rules/{lang}" for lang in LANGUAGES),
         "/strategy",
         "/solver",
-        "/solver/notes",
         "/no-such-page",
     ],
 )

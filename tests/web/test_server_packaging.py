@@ -32,3 +32,13 @@ def test_the_wheel_ships_the_pages_the_template_and_the_solver_doc(wheel: Path) 
         assert packaged in names, f"pyproject must force-include docs/{name}"
         with zipfile.ZipFile(wheel) as archive:
             assert archive.read(packaged) == (REPO_ROOT / "docs" / name).read_bytes()
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_no_developer_document(wheel: Path) -> None:
+    """Of docs/, the wheel carries only what the server reads: the solver reference, the
+    results record and the other developer pages stay in the source."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    docs = wheel_name(DOCS_PACKAGED) + "/"
+    shipped_docs = {name for name in names if name.endswith(".md") or name.startswith(docs)}
+    assert shipped_docs == {wheel_name(DOCS_PACKAGED / name) for name in SHIPPED}

@@ -23,7 +23,6 @@ PAGES = [
     *(f"/rules/{lang}" for lang in LANGUAGES),
     "/strategy",
     "/solver",
-    "/solver/notes",
 ]
 
 
@@ -254,7 +253,6 @@ def frame_of(html: str) -> Frame:
         *((f"/rules/{lang}", f"/rules/{lang}") for lang in LANGUAGES),
         ("/strategy", "/strategy"),
         ("/solver", "/solver"),
-        ("/solver/notes", "/solver"),
     ],
 )
 def test_every_page_is_one_frame_in_its_language(
@@ -324,12 +322,15 @@ def test_the_solver_pages_table_shows_the_figures_its_chart_draws(http: httpx.Cl
         assert [f"{float(v):g}" for v in row.groups()] == reached, program["name"]
 
 
-def test_the_solver_page_links_its_developer_notes_which_are_served(http: httpx.Client) -> None:
+def test_the_solver_page_links_no_developer_document_and_none_is_served(
+    http: httpx.Client,
+) -> None:
+    """The developers' documents (the solver reference, the results record) are not pages of
+    the site: the solver page links none of them, and their old address is the site's 404."""
     page = http.get("/solver").text
-    assert 'href="/solver/notes"' in page and "solver-notes.md" not in references(page).links
-    notes = http.get("/solver/notes")
-    assert notes.status_code == 200 and "developer notes" in notes.text
-    assert 'href="/solver"' in notes.text
+    assert not [link for link in references(page).links if ".md" in link or "/notes" in link]
+    notes = http.get("/solver/notes", headers={"accept": BROWSER_ACCEPT})
+    assert notes.status_code == 404 and "<h1>Page not found</h1>" in notes.text
 
 
 def test_the_api_is_documented_with_models_and_examples(http: httpx.Client) -> None:

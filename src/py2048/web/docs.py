@@ -8,8 +8,9 @@ from pathlib import Path
 WEB_DIR = Path(__file__).resolve().parent
 DOCS_PACKAGED = WEB_DIR / "docs"
 DOCS_SOURCE = WEB_DIR.parents[2] / "docs"
-SHIPPED = ("solver.md", "solver-notes.md", "results/strength.json")
-"""Every file of docs/ the server reads; pyproject ships each one."""
+SHIPPED = ("solver.md", "results/strength.json")
+"""Every file of docs/ the server reads (the "2048 solver" page and its chart's figures);
+pyproject ships each one, and nothing else of docs/."""
 
 
 def doc_path(name: str) -> Path | None:

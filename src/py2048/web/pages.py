@@ -4,8 +4,8 @@
 Every page is one frame (``templates/page.html``: the head, the navigation, the language
 switch) around its own content. The game, the rules and the strategy are HTML fragments written
 by hand (``content/``); the solver page is ``docs/solver.md`` rendered on the server, so the
-solver's documentation has one source, and its developer notes (``docs/solver-notes.md``, every
-measured figure) are served at /solver/notes.
+solver's page for players has one source. The developers' documents (``docs/solver-reference.md``,
+``docs/results.md``) are neither shipped nor served.
 
 The site's languages are :data:`LANGUAGES`, and nothing else lists them: the navigation, the
 game's language menu and the rules' language links all come from it. A language is its labels
@@ -35,18 +35,13 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from py2048.palette import tile_stylesheet
 from py2048.web.charts import CHARTS
-from py2048.web.docs import DOCS_PACKAGED, DOCS_SOURCE, doc_path
+from py2048.web.docs import doc_path
 
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
 CONTENT_DIR = WEB_DIR / "content"
 LOCALES_DIR = STATIC_DIR / "locales"
 TEMPLATE_PATH = WEB_DIR / "templates" / "page.html"
-SOLVER_DOC_PACKAGED = DOCS_PACKAGED / "solver.md"
-SOLVER_DOC_SOURCE = DOCS_SOURCE / "solver.md"
-SERVED_DOCS = {"solver.md": "/solver", "solver-notes.md": "/solver/notes"}
-"""The Markdown documents served as pages, by file name; links between them follow them."""
-
 LANGUAGES = ("en", "ru", "ro", "fr")
 """The site's languages, in the order the menus list them."""
 DEFAULT_LANGUAGE = "en"
@@ -324,22 +319,11 @@ async def solver() -> HTMLResponse:
     return _markdown_page("solver.md")
 
 
-@router.get("/solver/notes")
-async def solver_notes() -> HTMLResponse:
-    """docs/solver-notes.md, the solver's developer notes with every measured figure."""
-    return _markdown_page("solver-notes.md")
-
-
 def _markdown_page(name: str) -> HTMLResponse:
     source = doc_path(name)
     if source is None:
         raise HTTPException(404, f"page not found: docs/{name} is missing from this install")
     return HTMLResponse(render_markdown_page(source, source.stat().st_mtime_ns))
-
-
-def solver_doc_path() -> Path | None:
-    """docs/solver.md as shipped in the wheel, or else from the source checkout."""
-    return doc_path("solver.md")
 
 
 @lru_cache(maxsize=4)
@@ -367,7 +351,6 @@ def _markdown() -> MarkdownIt:
     markdown.add_render_rule("table_open", _scrolling_table_open)
     markdown.add_render_rule("table_close", _scrolling_table_close)
     markdown.add_render_rule("image", _chart_or_image)
-    markdown.core.ruler.push("served_doc_links", _served_doc_links)
     markdown.core.ruler.push("heading_ids", _heading_ids)
     return markdown
 
@@ -379,17 +362,6 @@ def _heading_ids(state: StateCore) -> None:
         if token.type == "heading_open":
             words = re.sub(r"[^\w\- ]", "", state.tokens[index + 1].content.lower())
             token.attrSet("id", words.strip().replace(" ", "-"))
-
-
-def _served_doc_links(state: StateCore) -> None:
-    """A link to another served document (``solver-notes.md``) leads to its page."""
-    for block in state.tokens:
-        for token in block.children or ():
-            if token.type == "link_open":
-                href = str(token.attrGet("href") or "")
-                name, hash_, fragment = href.partition("#")
-                if name in SERVED_DOCS:
-                    token.attrSet("href", SERVED_DOCS[name] + hash_ + fragment)
 
 
 def _scrolling_table_open(
