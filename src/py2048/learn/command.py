@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.evaluation.ntuple import shipped_weights_path
@@ -220,9 +220,14 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
     return Trainer(config, network)
 
 
-def _restart_settings(options: TrainOptions) -> dict[str, object]:
+class _RestartSettings(TypedDict, total=False):
+    restart_tiles: tuple[int, ...]
+    restart_share: float
+
+
+def _restart_settings(options: TrainOptions) -> _RestartSettings:
     """The restart options given on the command line (those left out are not in the dict)."""
-    settings: dict[str, object] = {}
+    settings: _RestartSettings = {}
     if options.restart_tiles is not None:
         settings["restart_tiles"] = _tiles("--restart-tiles", options.restart_tiles)
     if options.restart_share is not None:

@@ -185,7 +185,7 @@ def _table_value(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan)
 
 
 @intrinsic
-def _prefetch_row(typingctx, table, index):  # type: ignore[no-untyped-def]
+def _prefetch_row(typingctx, table, index):
     """Ask the processor to start loading row ``index`` of a 2-D array into its caches.
 
     A hint only (LLVM's ``prefetch``): nothing is read or changed, and a row already cached
@@ -195,7 +195,7 @@ def _prefetch_row(typingctx, table, index):  # type: ignore[no-untyped-def]
     """
     signature = types.void(table, index)
 
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, sig, args):
         table_type, index_type = sig.args
         array = context.make_array(table_type)(context, builder, args[0])
         row = context.cast(builder, args[1], index_type, types.intp)
@@ -261,7 +261,7 @@ def _rows_value(table: np.ndarray, rows: np.ndarray, slot: int, reads: int) -> f
 @njit(cache=True, nogil=True, inline="always")
 def _prefetch_rows(table: np.ndarray, rows: np.ndarray, slot: int, reads: int) -> None:
     for i in range(reads):
-        _prefetch_row(table, rows[slot, i])
+        _prefetch_row(table, rows[slot, i])  # type: ignore[call-arg]  # numba adds the context
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -144,7 +144,8 @@ class GameResult:
     @classmethod
     def from_row(cls, row: np.ndarray) -> GameResult:
         """A result from a row of ``play_segment``'s results (4-column rows: never restarted)."""
-        return cls(*(int(x) for x in row[:4]), bool(row[4]) if row.size > 4 else False)
+        game, score, top, moves = (int(x) for x in row[:4])
+        return cls(game, score, top, moves, bool(row[4]) if row.size > 4 else False)
 
 
 class RollingStats:
