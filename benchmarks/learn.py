@@ -6,7 +6,8 @@ Run (TDL2048 built as below, or the comparison is skipped with a message):
 
 Each round trains the 4 x 6-tuple network (Yeh's tuples, TDL2048's ``4x6patt``) from scratch
 on ``--games`` games with temporal coherence (alpha 1.0), once with py2048 and once with
-TDL2048, back to back, on one thread; then py2048 with ``--threads`` lock-free workers. Rounds
+TDL2048, back to back, on one thread; then both with ``--threads`` lock-free workers (py2048's
+``lock_free`` threads, TDL2048's ``-p``: the rate of each worker, added). Rounds
 interleave the programs, so a machine whose load changes during the run slows both alike; the
 ratio of each round and the median ratio are what to read, not the absolute rates. With
 ``--fixed`` the rounds train with a fixed step (alpha 0.1) instead.
@@ -35,6 +36,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+# internal: this script times the trainer's segments, which only the trainer's module names
 from py2048.learn.training import (
     DEFAULT_SEGMENT_MOVES,
     LOCK_FREE_SEGMENT,
@@ -69,14 +71,17 @@ def py2048_rate(games: int, workers: int, coherence: bool) -> Rate:
     return Rate(trainer.moves_played / seconds, trainer.moves_played / cpu)
 
 
-_BLOCK = re.compile(r"^\d+/\d+ (\d+)ms ([\d.]+)ops", re.MULTILINE)
+_BLOCK = re.compile(r"^\d+/\d+ (\d+)ms ([\d.]+)ops(?: \[(\d+)\])?", re.MULTILINE)
 
 
-def tdl2048_rate(binary: str, games: int, coherence: bool) -> Rate:
-    """TDL2048's training moves per second over ``games`` games from scratch (4x6patt)."""
+def tdl2048_rate(binary: str, games: int, coherence: bool, threads: int = 1) -> Rate:
+    """TDL2048's training moves per second over ``games`` games from scratch (4x6patt), with
+    ``threads`` lock-free workers (its ``-p``): each worker's rate from its own blocks, added."""
     blocks = max(1, games // 1000)
     command = [binary, "-n", "4x6patt", "-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
     command += ["-u", "1000", "-s", "1", "-e", "0"]
+    if threads > 1:
+        command += ["-p", str(threads)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     report = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -84,9 +89,13 @@ def tdl2048_rate(binary: str, games: int, coherence: bool) -> Rate:
     found = _BLOCK.findall(report)
     if not found:
         raise RuntimeError(f"no speed in TDL2048's report:\n{report[-2000:]}")
-    milliseconds = sum(float(ms) for ms, _ in found)
-    moves = sum(float(ms) / 1000 * float(ops) for ms, ops in found)
-    return Rate(moves / (milliseconds / 1000), moves / cpu)
+    per_worker: dict[str, list[float]] = {}
+    for ms, ops, worker in found:
+        seconds_moves = per_worker.setdefault(worker, [0.0, 0.0])
+        seconds_moves[0] += float(ms) / 1000
+        seconds_moves[1] += float(ms) / 1000 * float(ops)
+    wall = sum(moves / seconds for seconds, moves in per_worker.values())
+    return Rate(wall, sum(moves for _, moves in per_worker.values()) / cpu)
 
 
 def main() -> None:
@@ -107,7 +116,7 @@ def main() -> None:
         binary = None
     step = "TC, alpha 1.0" if coherence else "fixed step, alpha 0.1"
     print(f"4x6-tuple network from scratch, {args.games} games a round, {step}")
-    ratios, cpu_ratios, scaling = [], [], []
+    ratios, cpu_ratios, scaling, their_scaling = [], [], [], []
     for number in range(1, args.rounds + 1):
         ours = py2048_rate(args.games, 1, coherence)
         line = (
@@ -128,12 +137,22 @@ def main() -> None:
                 f" | py2048 {args.threads} threads {threaded.wall:,.0f} "
                 f"({scaling[-1]:.2f}x; {threaded.cpu:,.0f} per cpu-s)"
             )
+            if binary is not None:
+                their_threads = tdl2048_rate(binary, args.games, coherence, args.threads)
+                their_scaling.append(their_threads.wall / theirs.wall)
+                line += (
+                    f" | TDL2048 {args.threads} threads {their_threads.wall:,.0f} "
+                    f"({their_scaling[-1]:.2f}x)"
+                )
         print(line, flush=True)
         rounds.append(
             {
                 "py2048": ours._asdict(),
                 "tdl2048": theirs._asdict() if binary is not None else None,
                 "py2048_threads": threaded._asdict() if args.threads > 1 else None,
+                "tdl2048_threads": (
+                    their_threads._asdict() if args.threads > 1 and binary is not None else None
+                ),
             }
         )
     if args.json:
@@ -150,6 +169,9 @@ def main() -> None:
             "median_ratio_wall": statistics.median(ratios) if ratios else None,
             "median_ratio_cpu": statistics.median(cpu_ratios) if cpu_ratios else None,
             "median_thread_scaling": statistics.median(scaling) if scaling else None,
+            "median_tdl2048_thread_scaling": (
+                statistics.median(their_scaling) if their_scaling else None
+            ),
         }
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     if ratios:
@@ -161,6 +183,7 @@ def main() -> None:
         print(
             f"median {args.threads} threads / 1 thread, wall-clock: "
             f"{statistics.median(scaling):.2f}x"
+            + (f" (TDL2048: {statistics.median(their_scaling):.2f}x)" if their_scaling else "")
         )
     print(
         "On a loaded machine read the per-processor-second ratio; thread scaling needs as many "
