@@ -13,8 +13,8 @@ eight table reads. For a line of exponents ``e0..e3`` (0 = empty) the terms are:
   the one that has merged more (fewer, bigger tiles) is preferred.
 
 Together they push the tiles into a monotone arrangement with the big ones along an edge and in
-a corner, and keep cells free. The weights are in :class:`HeuristicParams`; ``docs/solver-notes.md``
-says how they were measured.
+a corner, and keep cells free. The weights are in :class:`HeuristicParams`;
+``docs/solver-reference.md`` ("Tuning the heuristic") says how they were measured.
 """
 
 from __future__ import annotations

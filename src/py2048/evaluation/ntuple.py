@@ -74,8 +74,9 @@ def value_kernel(layout: np.ndarray, scale: float, pull: float = 0.0) -> Dispatc
     The layout (which table, which masks and shifts read each tuple;
     :func:`~py2048.evaluation.tuples.layout_plan`), the scale and the pull are compiled into the
     kernel as constants, as in the training kernels: numba then folds the index arithmetic
-    away, which made d2 searches twice as fast (``docs/solver-notes.md``). numba caches one compiled
-    kernel per layout, scale and pull on disk, so only a new network compiles (about a second).
+    away, which made d2 searches twice as fast (``docs/solver-reference.md``, "How it works"). numba
+    caches one compiled kernel per layout, scale and pull on disk, so only a new network compiles
+    (about a second).
     """
     return _compiled_kernel(layout_plan(layout), float(scale), float(pull))
 

@@ -18,7 +18,8 @@ from py2048.evaluation.ntuple import shipped_evaluator, snake_evaluator
 DEFAULT_EVALUATOR = "ntuple-snake"
 """The shipped network with the pull toward the endgame tables' formation
 (:mod:`py2048.evaluation.snake`): it measured stronger than the network alone in the late
-game, and the network far stronger than the heuristic (``docs/solver-notes.md``)."""
+game, and the network far stronger than the heuristic (``docs/solver-reference.md``, "How it
+works")."""
 NETWORK_EVALUATOR = "ntuple"
 """The shipped network alone, whose values are the points still to come (game reviews grade
 moves by them)."""

@@ -3,12 +3,12 @@
 The endgame tables (:mod:`py2048.tables`) answer only boards whose large tiles run down a
 snake from a corner, and the network alone often lets that formation go in the late game: it
 even values a 16384 pulled out of its corner above the same tiles held in line
-(``docs/solver-notes.md``). The default evaluation (``"ntuple-snake"``,
-:func:`py2048.evaluation.ntuple.snake_evaluator`) therefore adds to the network's value
-:data:`PULL` times :func:`snake_sum`: the sum of the tiles of at least ``2**MIN_EXPONENT``
-along the longest non-increasing run of a snake path that starts in a corner. A merge along
-the snake keeps the sum, so the bonus changes only when a large tile joins or leaves the snake:
-it is the price, in points, that the search puts on breaking the formation.
+(``docs/solver-reference.md``, "Pulling the search toward the formation"). The default
+evaluation (``"ntuple-snake"``, :func:`py2048.evaluation.ntuple.snake_evaluator`) therefore adds
+to the network's value :data:`PULL` times :func:`snake_sum`: the sum of the tiles of at least
+``2**MIN_EXPONENT`` along the longest non-increasing run of a snake path that starts in a
+corner. A merge along the snake keeps the sum, so the bonus changes only when a large tile joins
+or leaves the snake: it is the price, in points, that the search puts on breaking the formation.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from py2048.engine.geometry import SNAKE, SYMMETRIES
 
 MIN_EXPONENT = 8
 """Tiles from 256 up count in the snake. Measured on the late-game positions of
-``benchmarks/endgame.py`` (``docs/solver-notes.md``): counting from 128 reached fewer 32768s,
-from 512 no clearly more. It is the pull's own setting, not where the tables start: they answer
-from chains of 128 (:data:`py2048.solver.endgame.MIN_TAIL`), a setting measured on its own."""
+``benchmarks/endgame.py`` (``docs/solver-reference.md``, "Pulling the search toward the formation"):
+counting from 128 reached fewer 32768s, from 512 no clearly more. It is the pull's own setting, not
+where the tables start: they answer from chains of 128 (:data:`py2048.solver.endgame.MIN_TAIL`), a
+setting measured on its own."""
 PULL = 1.0
 """The default evaluation's points of value per point of tiles held in the snake (chosen on
-the late-game positions of ``benchmarks/endgame.py``: ``docs/solver-notes.md``)."""
+the late-game positions of ``benchmarks/endgame.py``: ``docs/solver-reference.md``, "Pulling the
+search toward the formation")."""
 
 
 SNAKE_PATHS = np.array([[s[cell] for cell in SNAKE] for s in SYMMETRIES], dtype=np.int64)

@@ -32,7 +32,7 @@ HELP = "distil the built endgame tables into a compact table of the positions pl
 MOVES_PER_GAME = 100_000
 """Most moves of one game looked at (a game rarely makes 30,000)."""
 MAX_POSITIONS = 4_000_000
-"""The shipped file's size: about 7 MB (docs/solver-notes.md, "The compact table")."""
+"""The shipped file's size: about 7 MB (``docs/solver-reference.md``, "The compact table")."""
 MIN_VISITS = 1e-5
 """A spawn's share of a position's expected visits below this is not followed."""
 

@@ -46,10 +46,12 @@ MIN_PROBABILITY = 0.3
 MIN_TAIL = 7
 """A table answers only for boards whose smallest large tile is at least 2**7 = 128: smaller
 tiles are not worth holding in place. With the search pulled toward the snake, chains from 128
-measured better than from 256, which was best without the pull (``docs/solver-notes.md``). The
-pull counts from 256 (:data:`py2048.evaluation.snake.MIN_EXPONENT`), a setting measured apart."""
+measured better than from 256, which was best without the pull (``docs/solver-reference.md``,
+"Playing with the tables"). The pull counts from 256 (:data:`py2048.evaluation.snake.MIN_EXPONENT`),
+a setting measured apart."""
 VETO = 0.0
-"""The search does not check the tables' moves by default (measured: docs/solver-notes.md)."""
+"""The search does not check the tables' moves by default (measured: ``docs/solver-reference.md``,
+"Playing with the tables")."""
 GOOD_PROBABILITY = 0.5
 """Tables with more free cells (bigger goals) are asked first; the first that fits with at
 least this success probability answers (as the record programs prefer their larger tables)."""

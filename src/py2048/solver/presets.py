@@ -9,7 +9,7 @@ A preset searches between ``min_depth`` and ``max_depth``, going deeper on harde
 depth: when the chosen depth would not fit, the deepest search that finished in time answers.
 ``min_depth`` is a floor: it is always searched, even past ``time_ms`` on a loaded machine
 (only a board with a single legal move is answered at once, at depth 0). Their measured
-strength is in ``docs/solver-notes.md``.
+strength is in ``docs/solver-reference.md``, "Presets".
 
 A time cap makes a preset's games depend on the machine's speed at the moment (a loaded machine
 cuts more searches short). Each preset therefore also has a budget in positions, ``nodes``

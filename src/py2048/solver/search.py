@@ -9,7 +9,7 @@ directly, once the probability of reaching it drops below ``cprob_min``. A searc
 uses ``probability_cutoff(N)`` = 2**-(N + 4) (1/64 at d2, 1/128 at d3), the rule of
 macroxue/2048-ai: it prunes the unlikely branches (4 spawns, spawns on one of many empty cells)
 that dominate a deep tree, and with the learned network it measured both faster and stronger
-than a fixed 1/10,000 (``docs/solver-notes.md``).
+than a fixed 1/10,000 (``docs/solver-reference.md``, "How it works").
 
 Chance nodes are remembered in a transposition table (open addressing, always replace) keyed on
 both board words and the depth left, so a position reached by different move orders is

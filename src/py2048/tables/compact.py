@@ -11,7 +11,7 @@ late-game positions without building anything; where it has no answer, the solve
 A byte ``b`` means the probability ``1 - (1 - b / 254) ** 4``: steps of a few hundredths
 where a move's chance is middling, and of a few hundred-thousandths near certainty, where a
 table's near-certain moves differ by that much and its choice between them still matters (a
-plain ``round(p * 254)`` played markedly worse, ``docs/solver-notes.md``).
+plain ``round(p * 254)`` played markedly worse: ``docs/solver-reference.md``, "The compact table").
 
 A position is found by its formation and its index in that formation's table (``key = formation
 << 40 | index``, sorted, binary search), read through the same per-symmetry layouts as the full

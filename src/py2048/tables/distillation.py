@@ -9,7 +9,7 @@ free cells, until the target is made or lost, or the table's best chance falls b
 solver's threshold (where the search plays instead). Started from the first positions of the
 phases that real games met (``2048 distill``), these visits rank the positions: a few hundred
 thousand hold most of the visits of a table of a billion positions
-(``docs/solver-notes.md``, "The compact table").
+(``docs/solver-reference.md``, "The compact table").
 """
 
 from __future__ import annotations
