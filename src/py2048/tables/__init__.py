@@ -5,7 +5,8 @@ best play builds the formation's target tile on a target cell without ever movin
 (large) tile. ``2048 tables build`` computes them (:mod:`.builder`), the files live in
 :func:`tables_dir` (:mod:`.storage` describes the format), and :func:`open_table` reads them
 for real boards in any orientation (:mod:`.lookup`; the numba kernels for the solver are in
-:mod:`.kernels`). ``docs/solver-notes.md`` ("Endgame tables") has the sizes and build times.
+:mod:`.kernels`). ``docs/solver-reference.md`` ("Endgame tables") has their sizes and build
+times.
 
 The formations and file locations load with the package; the builder and the look-up (compiled
 kernels) on first use, so the command line can list tables without loading them.
