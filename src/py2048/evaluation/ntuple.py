@@ -34,8 +34,8 @@ from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
 from py2048.evaluation.storage import Int16Weights, WeightsError, load_int16_weights
 from py2048.evaluation.tuples import (
     Plan,
-    capped_board,
     layout_plan,
+    network_board,
     symmetric_boards,
     table_index,
     tuple_layout,
@@ -90,7 +90,7 @@ def _compiled_kernel(planned: Plan, scale: float, pull: float) -> Dispatcher:
         table = weights[0].view(np.int16)
         top = max_exponent(lo, hi) if staged else 0
         total = 0
-        for board in symmetric_boards(capped_board(lo, hi)):
+        for board in symmetric_boards(network_board(lo, hi)):
             for row in plan:
                 if row[1] <= top < row[2]:
                     total += table[table_index(board, row, runs)]

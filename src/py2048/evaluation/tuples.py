@@ -180,15 +180,49 @@ def tuple_layout(tuples: Sequence[Sequence[int]], stage_tiles: Sequence[int] = (
 _NIBBLE = np.uint64(0xF)
 
 
+NETWORK_TOP = 15
+"""The largest exponent a network's tables hold (four bits a cell: 32768)."""
+
+
 @njit(cache=True, nogil=True, inline="always")
-def capped_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
-    """``lo`` with every cell of exponent 16 or more read as 15 (all four bits set)."""
+def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
+    """The board as the network reads it: four bits a cell, so exponents up to 15 (32768).
+
+    A board with a tile past 32768 is *downgraded* first (as TDL2048+ does for boards past its
+    training): while its largest tile is over 32768 and some smaller tile is missing from the
+    ladder, every tile above the lowest missing one is read one step smaller. That keeps every
+    pair of tiles in the same order, equal tiles equal and different tiles different, so a
+    65536 beside a 32768 is not read as two 32768s that could merge. Only a board whose every
+    tile from 2 up is present (no gap to close) still has its largest tiles read as 32768.
+    """
     if hi == 0:
         return lo
-    board = lo
+    exponents = np.empty(16, dtype=np.int64)
+    present = 0
+    top = 0
     for cell in range(16):
-        if (hi >> np.uint64(cell)) & np.uint64(1):
-            board |= _NIBBLE << np.uint64(4 * cell)
+        e = int((lo >> np.uint64(4 * cell)) & _NIBBLE) + (
+            16 if (hi >> np.uint64(cell)) & np.uint64(1) else 0
+        )
+        exponents[cell] = e
+        if e > 0:
+            present |= 1 << e
+            top = max(top, e)
+    while top > NETWORK_TOP:
+        gap = 1
+        while gap < top and (present >> gap) & 1:
+            gap += 1
+        if gap >= top:
+            break
+        for cell in range(16):
+            if exponents[cell] > gap:
+                exponents[cell] -= 1
+        below = present & ((1 << gap) - 1)
+        present = below | ((present >> (gap + 1)) << gap)
+        top -= 1
+    board = np.uint64(0)
+    for cell in range(16):
+        board |= np.uint64(min(exponents[cell], NETWORK_TOP)) << np.uint64(4 * cell)
     return board
 
 

@@ -43,8 +43,8 @@ from py2048.engine.board import max_exponent, move, place, start
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
 from py2048.evaluation.tuples import (
     Plan,
-    capped_board,
     layout_plan,
+    network_board,
     symmetric_boards,
     table_index,
 )
@@ -164,7 +164,7 @@ def _board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, planned: Pla
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
     total = 0.0
-    for board in symmetric_boards(capped_board(lo, hi)):
+    for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
                 total += weights[table_index(board, row, runs)]
@@ -177,7 +177,7 @@ def _table_value(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan)
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
     total = 0.0
-    for board in symmetric_boards(capped_board(lo, hi)):
+    for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
                 total += table[table_index(board, row, runs), WEIGHT]
@@ -241,7 +241,7 @@ def _board_rows(lo: np.uint64, hi: np.uint64, planned: Plan, rows: np.ndarray, s
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
     n = 0
-    for board in symmetric_boards(capped_board(lo, hi)):
+    for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
                 rows[slot, n] = table_index(board, row, runs)
@@ -339,7 +339,7 @@ def _learn_transition(
     step = learning.step
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
-    for board in symmetric_boards(capped_board(lo, hi)):
+    for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
                 j = table_index(board, row, runs)
