@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+# internal: this script merges `2048 bench --json` runs with the bench's own records and report
 from py2048.solver.autoplay import GameRecord
 from py2048.solver.report import summary_table
 from py2048.solver.stats import Summary, summarize

@@ -43,10 +43,10 @@ from pathlib import Path
 
 import numpy as np
 
+# internal: this script measures the endgame's parts (packed boards, the search, its thresholds)
 from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, unpack, unpack_exponents
 from py2048.engine.geometry import SNAKE, SYMMETRIES
-from py2048.evaluation.contract import Evaluator
-from py2048.evaluation.registry import get_evaluator
+from py2048.evaluation import Evaluator, get_evaluator
 from py2048.solver import crand
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.endgame import (

@@ -24,6 +24,8 @@ import numpy as np
 from numba import njit
 
 from py2048 import Game
+
+# internal: this script times the packed-board kernels and the spawn generator themselves
 from py2048.engine.board import ROW_TABLES, can_move, play, start
 from py2048.engine.rng import draw, seed_key
 

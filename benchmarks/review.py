@@ -24,6 +24,8 @@ import time
 
 from py2048 import Direction, Game, slide
 from py2048.solver import REVIEW_SETTINGS, best_move, review
+
+# internal: the grades' loss thresholds, which this script checks its sample against
 from py2048.solver.reviewer import GOOD_LIMIT, INACCURACY_LIMIT, MISTAKE_LIMIT
 
 CORNER_ORDER = (Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.UP)

@@ -21,9 +21,9 @@ import time
 import numpy as np
 from numba import njit
 
+# internal but for the evaluation: this script times the search kernel itself, with its counters
 from py2048.engine.board import ROW_TABLES
-from py2048.evaluation.contract import Evaluator
-from py2048.evaluation.registry import get_evaluator
+from py2048.evaluation import Evaluator, get_evaluator
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
     COUNTER_SLOTS,

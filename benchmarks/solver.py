@@ -93,6 +93,7 @@ class Played:
 
 def play_py2048(depth: int, games: int, seed: int) -> Played:
     """``2048 bench --rng c-rand --depth DEPTH --workers 1`` in this process."""
+    # internal: `2048 bench` in this process, to read its records rather than its printout
     from py2048.solver.bench import BenchSettings, run_bench
 
     settings = BenchSettings(games=games, seed=seed, depth=depth, rng="c-rand", workers=1)
@@ -183,7 +184,9 @@ def peer(args: argparse.Namespace) -> int:
         print(f"skipped: {PEER_VARIABLE}={configured} is not an executable file")
         return 0
     tables = _pin_tables(args.tables)
-    from py2048.evaluation.registry import get_evaluator
+    from py2048.evaluation import get_evaluator
+
+    # internal: the header line `2048 bench` prints about the tables
     from py2048.solver.bench import BenchSettings, tables_line
 
     print(f"py2048 against {binary}, c-rand seeds {args.seed}..{args.seed + args.games - 1}")
@@ -225,6 +228,7 @@ def peer(args: argparse.Namespace) -> int:
 
 
 def _table_names() -> tuple[str, ...]:
+    # internal: the tables the solver would play with, as `2048 bench` reports them
     from py2048.solver.endgame import endgame_tables
 
     return endgame_tables().names

@@ -33,9 +33,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table as RichTable
 
+# internal: the snake and the spawn odds, to lay out and weigh the stages' boards
 from py2048.engine.geometry import SNAKE
 from py2048.engine.rng import SPAWN_ODDS
-from py2048.tables.lookup import Table, available_tables, open_table
+from py2048.tables import Table, available_tables, open_table
 
 
 def entry_board(length: int, top: int) -> list[list[int]]:

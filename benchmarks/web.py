@@ -56,7 +56,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from py2048 import Game
-from py2048.solver.presets import PRESETS, QUICKEST_PRESET
+from py2048.solver import PRESETS
+
+# internal: the quickest preset, which the browser's hints start with
+from py2048.solver.presets import QUICKEST_PRESET
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "src" / "py2048" / "web" / "static"
 P99_TARGET_MS = 5.0
@@ -291,6 +294,7 @@ async def hint_client(
 
 def attack_body() -> bytes:
     """Many small nested lists in a body just under the server's limit (the probe's attack)."""
+    # internal: the server's body limit, which the attack is sized to stay under
     from py2048.web.limits import MAX_BODY_BYTES
 
     unit = b"[[[[[[[[[[[]]]]]]]]]]]"

@@ -1,4 +1,9 @@
-"""py2048: the 2048 game by its official rules, a strong solver, and a fast engine for research."""
+"""py2048: the 2048 game by its official rules, a strong solver, and a fast engine for research.
+
+What is public: each package's ``__all__`` (this one's below, and those of ``py2048.engine``,
+``solver``, ``evaluation``, ``tables``, ``learn``, ``batch``, ``env``, ``web``); every other
+module and name may change in any release. ``docs/api-surface.md`` lists them.
+"""
 
 from py2048._compile_cache import use_private_cache
 

@@ -14,66 +14,32 @@ line, the terminal game and the web server can offer the presets without waiting
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from py2048._lazy import lazy_names
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, Preset
 
+# Loaded on first use (py2048._lazy): each name is written only here. "X as X" says that the
+# package exports it; isort is off so that each module keeps one statement.
+# isort: off
 if TYPE_CHECKING:
     from py2048.evaluation import (
-        Evaluator,
-        available_evaluators,
-        get_evaluator,
-        register_evaluator,
+        Evaluator as Evaluator,
+        available_evaluators as available_evaluators,
+        get_evaluator as get_evaluator,
+        register_evaluator as register_evaluator,
     )
-    from py2048.solver.hint import Hint, best_move
+    from py2048.solver.hint import Hint as Hint, best_move as best_move
     from py2048.solver.reviewer import (
-        REVIEW_SETTINGS,
-        GameReview,
-        MoveReview,
-        ReviewSetting,
-        review,
+        REVIEW_SETTINGS as REVIEW_SETTINGS,
+        GameReview as GameReview,
+        MoveReview as MoveReview,
+        ReviewSetting as ReviewSetting,
+        review as review,
     )
-    from py2048.solver.search import MAX_DEPTH
+    from py2048.solver.search import MAX_DEPTH as MAX_DEPTH
+# isort: on
 
-__all__ = [
-    "DEFAULT_PRESET",
-    "MAX_DEPTH",
-    "PRESETS",
-    "REVIEW_SETTINGS",
-    "Evaluator",
-    "GameReview",
-    "Hint",
-    "MoveReview",
-    "Preset",
-    "ReviewSetting",
-    "available_evaluators",
-    "best_move",
-    "get_evaluator",
-    "register_evaluator",
-    "review",
-]
+__getattr__, __dir__, _LAZY = lazy_names(__name__)
 
-_HINT_NAMES = frozenset({"MAX_DEPTH", "Hint", "best_move"})
-_REVIEW_NAMES = frozenset(
-    {"REVIEW_SETTINGS", "GameReview", "MoveReview", "ReviewSetting", "review"}
-)
-_EVALUATION_NAMES = frozenset(
-    {"Evaluator", "available_evaluators", "get_evaluator", "register_evaluator"}
-)
-
-
-def __getattr__(name: str) -> Any:
-    """Load the search or the evaluations the first time one of their names is asked for."""
-    module: ModuleType
-    if name in _HINT_NAMES:
-        from py2048.solver import hint as module
-    elif name in _REVIEW_NAMES:
-        from py2048.solver import reviewer as module
-    elif name in _EVALUATION_NAMES:
-        from py2048 import evaluation as module
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
-    globals()[name] = value
-    return value
+__all__ = ["DEFAULT_PRESET", "PRESETS", "Preset", *_LAZY]

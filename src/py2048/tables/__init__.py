@@ -14,51 +14,38 @@ kernels) on first use, so the command line can list tables without loading them.
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from py2048._lazy import lazy_names
 from py2048.tables.formations import FORMATIONS, Formation, default_formations, get_formation
 from py2048.tables.storage import TableError, table_path, tables_dir
 
+# Loaded on first use (py2048._lazy): each name is written only here. "X as X" says that the
+# package exports it; isort is off so that each module keeps one statement.
+# isort: off
 if TYPE_CHECKING:
-    from py2048.tables.builder import BuildProgress, build_table
-    from py2048.tables.kernels import best_table_move_values, table_move_values
-    from py2048.tables.lookup import Table, TableAnswer, available_tables, open_table
+    from py2048.tables.builder import BuildProgress as BuildProgress, build_table as build_table
+    from py2048.tables.kernels import (
+        best_table_move_values as best_table_move_values,
+        table_move_values as table_move_values,
+    )
+    from py2048.tables.lookup import (
+        Table as Table,
+        TableAnswer as TableAnswer,
+        available_tables as available_tables,
+        open_table as open_table,
+    )
+# isort: on
+
+__getattr__, __dir__, _LAZY = lazy_names(__name__)
 
 __all__ = [
     "FORMATIONS",
-    "BuildProgress",
     "Formation",
-    "Table",
-    "TableAnswer",
     "TableError",
-    "available_tables",
-    "best_table_move_values",
-    "build_table",
     "default_formations",
     "get_formation",
-    "open_table",
-    "table_move_values",
     "table_path",
     "tables_dir",
+    *_LAZY,
 ]
-
-_BUILDER_NAMES = frozenset({"BuildProgress", "build_table"})
-_LOOKUP_NAMES = frozenset(
-    {"Table", "TableAnswer", "available_tables", "best_table_move_values", "open_table",
-     "table_move_values"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    """Load the builder or the look-up the first time one of their names is asked for."""
-    module: ModuleType
-    if name in _BUILDER_NAMES:
-        from py2048.tables import builder as module
-    elif name in _LOOKUP_NAMES:
-        from py2048.tables import lookup as module
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
-    globals()[name] = value
-    return value

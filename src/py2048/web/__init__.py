@@ -7,18 +7,17 @@ for, so the command line can read the flags without it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from py2048._lazy import lazy_names
+
+# Loaded on first use (py2048._lazy): each name is written only here. "X as X" says that the
+# package exports it; isort is off so that each module keeps one statement.
+# isort: off
 if TYPE_CHECKING:
-    from py2048.web.app import create_app
+    from py2048.web.app import create_app as create_app
+# isort: on
 
-__all__ = ["create_app"]
+__getattr__, __dir__, _LAZY = lazy_names(__name__)
 
-
-def __getattr__(name: str) -> Any:
-    if name != "create_app":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from py2048.web.app import create_app
-
-    globals()["create_app"] = create_app
-    return create_app
+__all__ = [*_LAZY]

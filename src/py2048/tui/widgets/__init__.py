@@ -1,1 +1,3 @@
-"""The game screen's widgets: the board, the score boxes and the advice panel."""
+"""The game screen's widgets: the board, the score boxes and the advice panel (none public)."""
+
+__all__: list[str] = []
