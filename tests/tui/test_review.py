@@ -351,7 +351,7 @@ def test_review_opens_the_browsers_export_of_past_games(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The browser's "Export all" file: each game as its review link's fragment (here made by
-    the README's own reference encoding, as tests/web does)."""
+    docs/review.md's own reference encoding, as tests/web does)."""
     import base64
 
     game = finished(8)

@@ -258,12 +258,12 @@ def test_a_body_without_a_json_content_type_in_utf_8_is_415(
         assert_clear_error(client.send(request), 415, fragment)
 
 
-def test_the_readme_and_the_api_docs_name_the_json_types_that_are_read(
+def test_the_server_doc_and_the_api_docs_name_the_json_types_that_are_read(
     http: httpx.Client,
 ) -> None:
     """The server reads application/*+json too: what the docs say a body may be sent as."""
-    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
-    assert "`Content-Type: application/json` (or any `application/*+json` type" in readme
+    server_doc = " ".join((Path(__file__).parents[2] / "docs" / "server.md").read_text().split())
+    assert "`Content-Type: application/json` (or any `application/*+json` type" in server_doc
     described = " ".join(http.get("/openapi.json").json()["info"]["description"].split())
     assert "application/json, or any application/*+json type" in described
     refused = http.post("/api/new", content="{}", headers={"content-type": "text/plain"})

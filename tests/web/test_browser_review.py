@@ -26,7 +26,7 @@ KEYS = ["ArrowDown", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown", "Arrow
 
 
 def review_fragment(seed: int, history: str, practice: bool = False) -> str:
-    """The review link's fragment, as README's "Review links" specifies it (an independent
+    """The review link's fragment, as docs/review.md's "Review links" specifies it (an independent
     reference for the page's encoder)."""
     packed = bytearray((len(history) + 3) // 4)
     for i, letter in enumerate(history):

@@ -47,7 +47,7 @@ class RecordsError(ValueError):
 
 def encode_game(seed: int, history: str, practice: bool = False) -> str:
     """The review link's fragment for a game (``seed=42&n=7&moves=...``), as the browser game
-    writes it (README, "Review links")."""
+    writes it (``docs/review.md``, "Review links")."""
     packed = bytearray((len(history) + 3) // 4)
     for index, letter in enumerate(history):
         packed[index // 4] |= LETTERS.index(letter) << (6 - 2 * (index % 4))

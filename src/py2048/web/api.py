@@ -266,11 +266,11 @@ async def _started_review(body: ReviewRequest, request: Request) -> tuple[Review
     **_GAME_ROUTE,
 )
 async def review(body: ReviewRequest, request: Request) -> dict[str, Any] | Response:
-    """Every move of the game ``seed`` + ``history`` graded at ``setting`` (see the README's
-    "Game review"): each move's value against the best move's, the loss in points and relative
-    to the best, its grade and the rule book's mistake it matches; the accuracy, the grades'
-    counts and the costliest moves. ``state`` is the game after the moves. The same game always
-    gets the same review. A request that goes away stops its review."""
+    """Every move of the game ``seed`` + ``history`` graded at ``setting`` (see
+    ``docs/review.md``): each move's value against the best move's, the loss in points and
+    relative to the best, its grade and the rule book's mistake it matches; the accuracy, the
+    grades' counts and the costliest moves. ``state`` is the game after the moves. The same game
+    always gets the same review. A request that goes away stops its review."""
     job, _ = await _started_review(body, request)
     outcome = asyncio.ensure_future(_review_outcome(job))
     gone = asyncio.ensure_future(_disconnected(request))

@@ -29,8 +29,8 @@ MAX_COMMAS = 64
 """Commas a request body may hold (items after the first); the largest request holds 25."""
 JSON_CHARSETS = ("utf-8", "utf8")
 JSON_TYPES = "application/json, or any application/*+json type"
-"""The media types a request body is read as (JSON either way; the app's description and the
-README say the same)."""
+"""The media types a request body is read as (JSON either way; the app's description and
+``docs/server.md`` say the same)."""
 
 Refusal = tuple[int, str]
 
