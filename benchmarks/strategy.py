@@ -1,4 +1,4 @@
-"""Measured effects of the advice on the "2048 strategy" page (static/pages/strategy.html).
+"""Measured effects of the advice on the "2048 strategy" page (py2048/web/content/strategy.html).
 
 Run:  nice python benchmarks/strategy.py [--games N] [--solver-games M] [--seed S]
 

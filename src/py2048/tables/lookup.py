@@ -28,7 +28,7 @@ import numpy as np
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.tables import formations
 from py2048.tables.formations import Formation, get_formation
-from py2048.tables.kernels import SCALE, best_table_move_values, table_move_values
+from py2048.tables.kernels import best_table_move_values, table_move_values
 from py2048.tables.layout import layouts
 from py2048.tables.ranking import offsets_of_indices, ranks_array
 from py2048.tables.storage import (
@@ -114,12 +114,6 @@ class Table:
             values=(float(values[0]), float(values[1]), float(values[2]), float(values[3])),
             symmetry=symmetry,
         )
-
-    def position_value(self, index: int) -> float:
-        """The stored success probability of the position of dense index ``index``
-        (:attr:`.formations.Formation.place_values`)."""
-        offset = int(offsets_of_indices(self.formation, np.array([index]))[0])
-        return int(self.values[offset]) / SCALE
 
     def dense_values(self, indices: np.ndarray) -> np.ndarray:
         """uint16: the stored values of the positions of these dense indices."""
