@@ -1,0 +1,144 @@
+"""The kept runs of docs/results/runs/ as Markdown tables, for docs/results.md.
+
+Run:  python benchmarks/results.py                  # print the tables
+      python benchmarks/results.py --write docs/results.md   # replace its generated section
+
+Every file of ``docs/results/runs/`` is a run kept as data: ``2048 bench --json`` (a ``settings``,
+a ``summary`` and every game) or ``benchmarks/web.py --json`` (the command, the machine and each
+phase's latencies). The tables hold one row a file, taken from the file alone, so the results
+record shows every kept run and nobody copies a figure by hand; ``tests/benchmarks`` checks that
+docs/results.md holds what this prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "docs" / "results" / "runs"
+BEGIN = "<!-- written by python benchmarks/results.py --write docs/results.md -->"
+END = "<!-- end of the tables written by benchmarks/results.py -->"
+LATENCY_PHASES = (
+    ("moves_with_hints", "with hints"),
+    ("moves_under_nested_lists_attack", "nested-lists attack"),
+    ("moves_under_header_attack", "64 MB headers"),
+)
+
+
+def _setting(settings: dict[str, Any]) -> str:
+    if settings.get("preset"):
+        what = str(settings["preset"])
+    elif settings.get("depth") is not None:
+        what = f"d{settings['depth']}"
+    else:
+        what = f"{settings.get('time_ms')} ms a move"
+    if settings.get("budget", "time") != "time":
+        what += f", budget in {settings['budget']}"
+    return f"{what}, {settings.get('evaluator')}"
+
+
+def _tables(settings: dict[str, Any]) -> str:
+    names = settings.get("tables") or []
+    if not names:
+        return "none"
+    compact = sum(name.endswith("(compact)") for name in names)
+    if compact == len(names):
+        return f"compact table only ({compact} formations)"
+    return f"{len(names) - compact} built" + (f", {compact} compact" if compact else "")
+
+
+def _rate(summary: dict[str, Any], tile: int) -> str:
+    for rate in summary["rates"]:
+        if rate["tile"] == tile:
+            return f"{100 * rate['share']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f})"
+    return ""
+
+
+def bench_row(name: str, run: dict[str, Any]) -> str:
+    settings, summary = run["settings"], run["summary"]
+    seeds = sorted(game["seed"] for game in run["games"])
+    cells = [
+        f"`{name}`",
+        _setting(settings),
+        _tables(settings),
+        f"{settings.get('rng')} {seeds[0]}-{seeds[-1]}",
+        str(summary["games"]),
+        f"{summary['mean_score']:,.0f}",
+        _rate(summary, 16384),
+        _rate(summary, 32768),
+        f"{summary['moves_per_second_per_worker']:,.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def web_row(name: str, run: dict[str, Any]) -> str:
+    cells = [f"`{name}`", str(run["date"])]
+    for key, _ in LATENCY_PHASES:
+        phase = run[key]
+        met = "met" if phase["target_met"] else "missed"
+        cells.append(f"{phase['p99_ms']:.1f} ms (target {phase['p99_target_ms']:g}, {met})")
+    machine = run.get("machine", {})
+    cells.append(f"{machine.get('cores')} cores; {run.get('note') or ''}".strip())
+    return "| " + " | ".join(cells) + " |"
+
+
+def render(folder: Path = RUNS) -> str:
+    """The generated section: a table of the bench runs and one of the server's, by file name."""
+    bench, web = [], []
+    for path in sorted(folder.glob("*.json")):
+        run = json.loads(path.read_text(encoding="utf-8"))
+        if {"settings", "summary", "games"} <= run.keys():
+            bench.append(bench_row(path.name, run))
+        elif all(key in run for key, _ in LATENCY_PHASES):
+            web.append(web_row(path.name, run))
+        else:
+            raise ValueError(f"{path}: neither a 2048 bench run nor a benchmarks/web.py run")
+    lines = [
+        BEGIN,
+        "",
+        "Whole games (`2048 bench --json`; 16384 and 32768: the share of games, with its 95%",
+        "Wilson interval; moves/s: per worker):",
+        "",
+        "| file | setting | tables | seeds | games | mean score | 16384 | 32768 | moves/s |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *bench,
+        "",
+        "The server under load (`benchmarks/web.py --json`; `/api/move` p99 latency in each",
+        "phase):",
+        "",
+        "| file | date | " + " | ".join(label for _, label in LATENCY_PHASES) + " | machine |",
+        "|---|---|" + "---|" * len(LATENCY_PHASES) + "---|",
+        *web,
+        "",
+        END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def replace_section(document: str, section: str) -> str:
+    """``document`` with its generated section (from BEGIN to END) replaced by ``section``."""
+    start = document.index(BEGIN)
+    end = document.index(END, start) + len(END) + 1
+    return document[:start] + section + document[end:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=Path, metavar="MARKDOWN", help="replace its section")
+    args = parser.parse_args(argv)
+    section = render()
+    if args.write is None:
+        sys.stdout.write(section)
+        return 0
+    text = args.write.read_text(encoding="utf-8")
+    args.write.write_text(replace_section(text, section), encoding="utf-8")
+    print(f"wrote the tables of {len(list(RUNS.glob('*.json')))} runs into {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""benchmarks/results.py: the results record shows every kept run, as its file says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from benchmarks.results import BEGIN, END, RUNS, render, replace_section
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_results_record_holds_the_tables_of_every_kept_run() -> None:
+    record = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    start = record.index(BEGIN)
+    shown = record[start : record.index(END, start) + len(END) + 1]
+    assert shown == render(), "run: python benchmarks/results.py --write docs/results.md"
+    for path in RUNS.glob("*.json"):
+        assert f"`{path.name}`" in shown
+
+
+def test_a_bench_run_row_shows_the_figures_of_its_file(tmp_path: Path) -> None:
+    run = json.loads((RUNS / "strong-2041.json").read_text(encoding="utf-8"))
+    (tmp_path / "strong-2041.json").write_text(json.dumps(run), encoding="utf-8")
+    (row,) = [line for line in render(tmp_path).splitlines() if "strong-2041" in line]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[1:5] == ["strong, ntuple-snake", "9 built", "c-rand 2041-2050", "10"]
+    assert cells[5] == f"{run['summary']['mean_score']:,.0f}"
+    assert cells[7].startswith("40.0% (")  # 4 of 10 made 32768
+    assert cells[8] == f"{run['summary']['moves_per_second_per_worker']:,.0f}"
+
+
+def test_a_file_that_is_no_kept_run_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text('{"about": "not a run"}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"notes\.json: neither"):
+        render(tmp_path)
+
+
+def test_writing_replaces_only_the_generated_section() -> None:
+    document = f"# Results\n\nbefore\n\n{BEGIN}\nold table\n{END}\n\nafter\n"
+    written = replace_section(document, f"{BEGIN}\nnew table\n{END}\n")
+    assert written == f"# Results\n\nbefore\n\n{BEGIN}\nnew table\n{END}\n\nafter\n"
