@@ -181,3 +181,17 @@ def test_no_two_classes_of_the_package_share_a_name() -> None:
     assert "Advice" in where and "TableAnswer" in where  # the package was read
     twice = {name: paths for name, paths in where.items() if len(paths) > 1}
     assert set(twice) <= NOT_YET_ONE_NAME, f"one name, one thing: {twice}"
+
+
+def test_no_class_is_defined_inside_a_function() -> None:
+    """A class stands at a module's top level, where a reader finds it (and so do the tests)."""
+    nested = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                nested += [
+                    f"{path.relative_to(SOURCE)}:{inner.lineno} {inner.name} in {node.name}"
+                    for inner in ast.walk(node)
+                    if isinstance(inner, ast.ClassDef)
+                ]
+    assert not nested

@@ -33,8 +33,6 @@ from py2048.tables.storage import (
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.progress import Task
-    from rich.text import Text
 
     from py2048.tables.builder import BuildProgress
 
@@ -176,32 +174,8 @@ def _build_one(
 ) -> int:
     """Build one table with a progress bar; 0 when built, 130 if Ctrl-C stopped it and 1 if
     the disk refused a write (both leave it resumable)."""
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        ProgressColumn,
-        TaskProgressColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
     from py2048.tables.builder import build_table, layer_count, partial_layers
-
-    class RateColumn(ProgressColumn):
-        """Positions per second."""
-
-        def render(self, task: Task) -> Text:
-            if task.speed is None:
-                return Text("- positions/s", style="progress.data.speed")
-            return Text(f"{task.speed / 1e6:.2f} M positions/s", style="progress.data.speed")
-
-    class TimeLeftColumn(TimeRemainingColumn):
-        """Time left, once a few seconds of this run give a speed to go by."""
-
-        def render(self, task: Task) -> Text:
-            if not task.finished and (task.elapsed or 0.0) < 3.0:
-                return Text("-:--:-- left", style="progress.remaining")
-            return Text.assemble(super().render(task), " left")
+    from py2048.tables.progress import build_progress
 
     name = formation.name
     size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
@@ -213,15 +187,7 @@ def _build_one(
         )
     else:
         console.print(f"{name}: {formation.entries:,} positions, {size} on disk")
-    progress = Progress(
-        "  {task.description}",
-        BarColumn(),
-        TaskProgressColumn(),
-        RateColumn(),
-        TimeLeftColumn(),
-        console=console,
-        transient=True,
-    )
+    progress = build_progress(console)
     task = progress.add_task(name, total=formation.entries)
     state: list[BuildProgress] = []
 
