@@ -316,17 +316,22 @@ def _learn_rows(target: float, learning: Learning, rows: np.ndarray, slot: int, 
     """:func:`_learn_transition` for the afterstate whose table rows are in ``rows[slot]``."""
     table = learning.table
     error = target - _rows_value(table, rows, slot, reads)
-    step = learning.step
     for i in range(reads):
-        j = rows[slot, i]
-        if learning.coherence:
-            total_abs = table[j, COHERENCE_ABS]
-            rate = abs(table[j, COHERENCE_SUM]) / total_abs if total_abs > 0 else 1.0
-            table[j, WEIGHT] += step * rate * error
-            table[j, COHERENCE_SUM] += error
-            table[j, COHERENCE_ABS] += abs(error)
-        else:
-            table[j, WEIGHT] += step * error
+        _learn_entry(table, rows[slot, i], error, learning)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learn_entry(table: np.ndarray, j: int, error: float, learning: Learning) -> None:
+    """Move entry ``j`` by its share of ``error``: ``step * error``, scaled by ``|E| / A``
+    with temporal coherence (whose sums then take the error in)."""
+    if learning.coherence:
+        total_abs = table[j, COHERENCE_ABS]
+        rate = abs(table[j, COHERENCE_SUM]) / total_abs if total_abs > 0 else 1.0
+        table[j, WEIGHT] += learning.step * rate * error
+        table[j, COHERENCE_SUM] += error
+        table[j, COHERENCE_ABS] += abs(error)
+    else:
+        table[j, WEIGHT] += learning.step * error
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -336,21 +341,12 @@ def _learn_transition(
     """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
     table = learning.table
     error = target - _table_value(lo, hi, table, planned)
-    step = learning.step
     plan, runs, staged = planned
     top = max_exponent(lo, hi) if staged else 0
     for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
             if row[1] <= top < row[2]:
-                j = table_index(board, row, runs)
-                if learning.coherence:
-                    total_abs = table[j, COHERENCE_ABS]
-                    rate = abs(table[j, COHERENCE_SUM]) / total_abs if total_abs > 0 else 1.0
-                    table[j, WEIGHT] += step * rate * error
-                    table[j, COHERENCE_SUM] += error
-                    table[j, COHERENCE_ABS] += abs(error)
-                else:
-                    table[j, WEIGHT] += step * error
+                _learn_entry(table, table_index(board, row, runs), error, learning)
 
 
 @njit(cache=True, nogil=True, inline="always")
