@@ -26,7 +26,8 @@ from py2048.solver.hint import resolve_plan
 from py2048.solver.stats import wilson_interval
 
 SEED_2001_OPENING = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 2, 0, 0]]
-"""Documented in docs/solver.md: the first c-rand board of seed 2001 (glibc)."""
+"""Documented in docs/solver-reference.md ("`--rng c-rand`"): the first c-rand board of seed 2001
+(glibc)."""
 
 
 def ctypes_opening(seed: int) -> list[list[int]]:
