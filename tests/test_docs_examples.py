@@ -4,7 +4,7 @@ An example's output is the ```text block that follows it with nothing but blank 
 (compared as doctest compares, with runs of whitespace equal and ``...`` matching anything); an
 example without such a block must print nothing. Examples run in a fresh namespace whose
 ``__name__`` is not ``"__main__"`` (a script's main part stays off), in a scratch folder, with
-the endgame table the notes' example opens built in a scratch tables folder.
+the endgame table docs/tables.md's example opens built in a scratch tables folder.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_the_documents_have_their_python_examples() -> None:
     counted = {path.name: sum(e.path == path for e in EXAMPLES) for path in DOCUMENTS}
     assert counted["README.md"] >= 1 and counted["rl.md"] == 4, counted
     assert counted["engine.md"] >= 1 and counted["review.md"] >= 1, counted
-    assert counted["ntuple.md"] >= 1 and counted["solver-reference.md"] >= 1, counted
+    assert counted["ntuple.md"] >= 1 and counted["tables.md"] >= 1, counted
     assert sum(e.shown is not None for e in EXAMPLES) >= 7
 
 
