@@ -6,8 +6,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from py2048.learn.network import NTupleNetwork
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,3 +38,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     (built,) = folder.glob("py2048-*.whl")
     return built
+
+
+@pytest.fixture(name="random_network")
+def random_network_fixture() -> NTupleNetwork:
+    """A small network with arbitrary non-zero weights (:func:`tests.networks.random_network`)."""
+    from tests.networks import random_network
+
+    return random_network()

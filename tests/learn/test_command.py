@@ -12,7 +12,7 @@ import pytest
 from py2048.learn import WeightsError, load_weights
 from py2048.learn.checkpoint import load_checkpoint
 from py2048.learn.command import TrainOptions, curve_path, train
-from tests.learn.conftest import SMALL_SPEC
+from tests.networks import SMALL_SPEC
 
 
 def arguments(checkpoint: Path, **changes: object) -> TrainOptions:

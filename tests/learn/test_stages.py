@@ -15,8 +15,8 @@ from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.command import train
 from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
-from tests.learn.conftest import SMALL_TUPLES, whole_weights
 from tests.learn.test_command import arguments
+from tests.networks import SMALL_TUPLES, whole_weights
 
 tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 64, 256, 1024, 4096, 16384, 32768, 65536, 131072])
 

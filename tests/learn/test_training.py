@@ -11,7 +11,7 @@ from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.play import play_greedy
 from py2048.learn.training import RESTART_POOL_SIZE, GameResult, Trainer, TrainingConfig
-from tests.learn.conftest import SMALL_TUPLES
+from tests.networks import SMALL_TUPLES
 
 
 def mean_score(network: NTupleNetwork) -> float:

@@ -11,7 +11,7 @@ from py2048.evaluation.storage import load_int16_weights, quantise
 from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator
 from py2048.learn.play import play_greedy
 from py2048.solver import available_evaluators, best_move
-from tests.learn.conftest import SMALL_TUPLES, whole_weights
+from tests.networks import SMALL_TUPLES, whole_weights
 
 exponent_lists = st.lists(st.integers(0, 17), min_size=16, max_size=16).filter(
     lambda cells: cells.count(17) <= 1

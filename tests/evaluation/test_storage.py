@@ -9,7 +9,7 @@ from py2048.evaluation.storage import WeightsError, load_int16_weights, quantise
 from py2048.learn.checkpoint import save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
-from tests.learn.conftest import SMALL_TUPLES
+from tests.networks import SMALL_TUPLES
 
 
 def sparse_network() -> NTupleNetwork:

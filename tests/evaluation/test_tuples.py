@@ -14,7 +14,7 @@ from py2048.evaluation.tuples import (
 )
 from py2048.learn.network import NTupleNetwork
 from tests.engine.reference import symmetries
-from tests.learn.conftest import SMALL_TUPLES
+from tests.networks import SMALL_TUPLES
 
 tiles = st.sampled_from([0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 32768])
 boards = st.lists(st.lists(tiles, min_size=4, max_size=4), min_size=4, max_size=4)

@@ -1,9 +1,9 @@
-"""Small networks keep the learner's tests fast; the default 4 x 6-tuples take 268 MB."""
+"""Small networks for the tests of the evaluation and of the learner, which they keep fast (the
+default 4 x 6-tuples take 268 MB)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from py2048.learn.network import NTupleNetwork
 
@@ -11,7 +11,6 @@ SMALL_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6))
 SMALL_SPEC = "0,1,2,3/4,5,6,7/0,1,4,5/1,2,5,6"
 
 
-@pytest.fixture
 def random_network() -> NTupleNetwork:
     """A small network with arbitrary non-zero weights."""
     network = NTupleNetwork.zeros(SMALL_TUPLES)
