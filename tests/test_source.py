@@ -78,8 +78,8 @@ SHARED_FACTS = {
 CHARTS_MAY_SHARE = {"the tiles' colours"}
 """Facts that benchmarks/ may restate: its charts draw lines in some of the tiles' colours."""
 
-NOT_YET_ONE_SOURCE = {("the spawn odds", "src/py2048/tables/kernels.py")}
-"""Copies still to replace by an import (the table kernels' ``SPAWN_2``/``SPAWN_4``)."""
+NOT_YET_ONE_SOURCE: set[tuple[str, str]] = set()
+"""Copies still to replace by an import: none."""
 
 
 def _comment_free(text: str) -> str:

@@ -20,12 +20,14 @@ import numpy as np
 from numba import njit, types
 
 from py2048.engine.board import cell_exponent, move
+from py2048.engine.rng import SPAWN_ODDS
 from py2048.tables.layout import FIXED, ORDER, PLACE, RADIX, TARGET
 
 SCALE = 65535.0
 """A stored value ``v`` means the probability ``v / 65535``."""
-SPAWN_2 = 0.9
-SPAWN_4 = 0.1
+SPAWN_2 = dict(SPAWN_ODDS)[1]
+SPAWN_4 = dict(SPAWN_ODDS)[2]
+"""The probabilities that a spawned tile is a 2 and a 4 (the engine's :data:`SPAWN_ODDS`)."""
 WALL = 31
 """The exponent a fixed cell holds in the wall board."""
 
