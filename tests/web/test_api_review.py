@@ -16,11 +16,12 @@ import pytest
 from py2048 import Game
 from py2048.engine.save import MAX_MOVES
 from py2048.solver import review
+from py2048.solver.grades import ReviewCancelled
 from py2048.solver.reviewer import Grader
 from py2048.web import create_app
 from py2048.web import reviews as reviews_module
 from py2048.web.limits import MAX_BODY_BYTES
-from py2048.web.reviews import ReviewCancelled, ReviewService
+from py2048.web.reviews import ReviewService
 from tests.web.conftest import LiveServer
 
 HISTORY = "LDLDRDLRDLULDRDLLDDRDLURDLDD"

@@ -1,4 +1,5 @@
-"""What a game review grades by: its settings, the grade thresholds and the rule book's mistakes.
+"""What a game review grades by: its settings, the grade thresholds and the rule book's mistakes;
+and how a review is stopped before it is done (:class:`ReviewCancelled`).
 
 The definitions only, with nothing compiled, so that the command line and the web API can name
 the settings without loading the search; :mod:`py2048.solver.reviewer` does the grading and
@@ -61,6 +62,12 @@ def grade_values(values: dict[str, float]) -> dict[str, str]:
         return {}
     best_value = max(values.values())
     return {name: grade_of(*relative_loss(best_value, value)) for name, value in values.items()}
+
+
+class ReviewCancelled(Exception):
+    """A review stopped before it was done because whoever asked for it left (the player closed
+    it in the terminal, the page's client went away): a review's progress callback raises it,
+    and :func:`py2048.solver.review` lets it through."""
 
 
 @dataclass(frozen=True)

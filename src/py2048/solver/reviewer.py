@@ -236,8 +236,9 @@ def review(
 
     ``history`` is the moves as letters ("LDRU...") or directions; every one must move the
     board where it comes. ``setting`` names one of :data:`REVIEW_SETTINGS`. ``progress``, if
-    given, hears how far the search has got (and may raise to cancel it). Raises ReviewError
-    (a ValueError) naming the seed, the setting, or the number of the first bad move.
+    given, hears how far the search has got (and may raise
+    :class:`~py2048.solver.grades.ReviewCancelled` to stop it, which goes through). Raises
+    ReviewError (a ValueError) naming the seed, the setting, or the number of the first bad move.
     """
     started = time.perf_counter()
     chosen = _setting(setting)

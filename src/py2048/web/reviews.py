@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from py2048.engine import Game
+from py2048.solver.grades import ReviewCancelled
 from py2048.web.workers import SearchThreads
 
 DEFAULT_WAITING = 2
@@ -28,10 +29,6 @@ DEFAULT_WAITING = 2
 
 class ReviewsBusy(Exception):
     """Too many reviews are running or waiting already."""
-
-
-class ReviewCancelled(Exception):
-    """The client went away: the review stopped."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,15 +15,12 @@ from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
 from py2048.engine import Game
+from py2048.solver.grades import ReviewCancelled
 from py2048.tui.palette import colour_system
 from py2048.tui.review import replay_problem, summary
 from py2048.tui.screens.box import BoxScreen
 
 REVIEW_GROUP = "review"
-
-
-class ReviewCancelled(Exception):
-    """The player closed the review before it was done."""
 
 
 class ReviewScreen(BoxScreen[None]):
