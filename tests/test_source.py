@@ -195,3 +195,21 @@ def test_no_class_is_defined_inside_a_function() -> None:
                     if isinstance(inner, ast.ClassDef)
                 ]
     assert not nested
+
+
+def test_the_engine_knows_nothing_of_learners() -> None:
+    """What a learner observes of a game lives in ``py2048/observation.py``, not in the rules."""
+    found = []
+    for path in sorted((SOURCE / "engine").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names = []
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                names = [target.id for target in node.targets if isinstance(target, ast.Name)]
+            found += [
+                f"{path.name}: {name}"
+                for name in names
+                if re.search("observ|onehot|mask_row", name, re.IGNORECASE)
+            ]
+    assert not found

@@ -30,7 +30,6 @@ from py2048.checks import (
 )
 from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent, move
 from py2048.engine.rows import (
-    ONEHOT_PLANES,
     STATE_COLUMNS,
     STATE_HI,
     STATE_KEY,
@@ -42,8 +41,8 @@ from py2048.engine.rows import (
     next_seed,
     restart,
     restart_from,
-    write_observation,
 )
+from py2048.observation import ONEHOT_PLANES, write_observation
 
 __all__ = [
     "STATE_COLUMNS",

@@ -4,7 +4,8 @@ A game's state is one row of a uint64 array with :data:`STATE_COLUMNS` columns: 
 board (``lo``, ``hi``; see :mod:`py2048.engine.board`), the spawn key, the game's seed, its
 number of real moves and its score. Row ``i`` then plays exactly as ``Game(seed)``: the same
 opening, the same spawns for the same moves. ``py2048.batch.Batch`` and the Gymnasium
-environments (:mod:`py2048.env`) step their games with these kernels.
+environments (:mod:`py2048.env`) step their games with these kernels; what a learner sees of a
+row (its observation) is :mod:`py2048.observation`'s.
 
 A game that restarts without a seed of its own plays :func:`next_seed` of its seed, so a whole
 run of games follows from the first seeds.
@@ -15,15 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from py2048.engine.board import MAX_EXPONENT, cell_exponent, play, start
+from py2048.engine.board import play, start
 from py2048.engine.rng import draw, seed_key
 
 STATE_LO, STATE_HI, STATE_KEY, STATE_SEED, STATE_MOVES, STATE_SCORE = range(6)
 """Columns of a state row: board words, spawn key, seed, real moves, score."""
 STATE_COLUMNS = 6
-
-ONEHOT_PLANES = MAX_EXPONENT + 1
-"""Planes of a one-hot observation: plane ``e`` marks the cells holding exponent ``e``."""
 
 _NEXT_GAME_DRAW = np.uint64(1 << 63)
 """A spawn number no game reaches; its draw picks the seed of the game that follows."""
@@ -77,22 +75,3 @@ def advance(state: np.ndarray, i: int, action: int, tables: np.ndarray) -> tuple
     state[i, STATE_MOVES] += np.uint64(1)
     state[i, STATE_SCORE] += np.uint64(gain)
     return gain, True
-
-
-@njit(cache=True, nogil=True)
-def write_observation(lo: np.uint64, hi: np.uint64, out: np.ndarray) -> None:
-    """Write a board into a flat buffer: 16 exponents, or 18 x 16 one-hot planes (288 bytes)."""
-    if out.size == 16:
-        for cell in range(16):
-            out[cell] = cell_exponent(lo, hi, cell)
-    else:
-        out[:] = 0
-        for cell in range(16):
-            out[cell_exponent(lo, hi, cell) * 16 + cell] = 1
-
-
-@njit(cache=True, nogil=True)
-def write_mask_row(mask: int, out: np.ndarray, i: int) -> None:
-    """Row ``i`` of an (N, 4) action-mask array from a legal-move bitmask."""
-    for d in range(4):
-        out[i, d] = (mask >> d) & 1

@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 
 from py2048.engine.board import MAX_EXPONENT
-from py2048.engine.rows import ONEHOT_PLANES
+from py2048.observation import ONEHOT_PLANES
 
 OBS_MODES = ("exponents", "onehot")
 ILLEGAL_ACTIONS = ("ignore", "terminate")

@@ -23,10 +23,10 @@ from py2048.engine.rows import (
     advance,
     next_seed,
     restart_from,
-    write_observation,
 )
 from py2048.env import render
 from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
+from py2048.observation import write_observation
 
 _ACTION_MASKS = np.array([[(m >> d) & 1 for d in range(4)] for m in range(16)], dtype=np.int8)
 """Row ``m`` is the action mask of legal-move bitmask ``m``."""

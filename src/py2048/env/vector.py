@@ -37,11 +37,10 @@ from py2048.engine.rows import (
     next_seed,
     restart,
     restart_from,
-    write_mask_row,
-    write_observation,
 )
 from py2048.env import render
 from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
+from py2048.observation import write_mask_row, write_observation
 
 _NEXT_STEP, _SAME_STEP, _DISABLED = 0, 1, 2
 _MODE_CODES = {
