@@ -24,7 +24,6 @@ from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.endgame import ENDGAME_TABLES, NO_TABLES, TableSet, choose, endgame_tables
-from py2048.solver.presets import RNGS
 from py2048.solver.search import (
     COUNTER_SLOTS,
     NODES,
@@ -34,6 +33,7 @@ from py2048.solver.search import (
     SearchPlan,
     transposition_table,
 )
+from py2048.solver.spawns import RNGS
 
 _PY2048, _C_RAND = 0, 1
 

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.engine.integers import is_int
 from py2048.engine.rng import SEED_LIMIT
-from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS, RNGS
+from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS
+from py2048.solver.spawns import RNGS
 from py2048.solver.stats import Summary, summarize
 
 if TYPE_CHECKING:

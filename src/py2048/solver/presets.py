@@ -62,10 +62,6 @@ BUDGETS = ("time", "nodes")
 """How a preset caps each move's search: ``time_ms`` (for play), or ``nodes`` positions (for
 games that are the same under any load; ``2048 bench --budget``)."""
 
-RNGS = ("py2048", "c-rand")
-"""Spawn generators a solver game can use (``2048 bench --rng``; see :mod:`py2048.engine.rng`
-and :mod:`py2048.solver.crand`)."""
-
 
 def describe_presets(*, limits: bool = True) -> str:
     """The presets in words, for help texts: "fast (5 ms), balanced (50 ms) or strong (500 ms)",
