@@ -11,13 +11,13 @@ from py2048 import Direction, Game
 from py2048.engine.board import pack
 from py2048.solver import REVIEW_SETTINGS, GameReview, best_move, review
 from py2048.solver.grades import grade_of, grade_values
+from py2048.solver.mistakes import strategy_mistake
 from py2048.solver.reviewer import (
     DEFAULT_SETTING,
     GRADES,
     STRATEGY_MISTAKES,
     Grader,
     ReviewError,
-    _strategy_mistake,
 )
 
 SEED = 5
@@ -205,7 +205,7 @@ def test_a_hints_moves_are_graded_against_the_best_of_them() -> None:
 
 def mistake_of(board: list[list[int]], played: str, best: str) -> str | None:
     lo, hi = pack(board)
-    found = _strategy_mistake(lo, hi, Direction.parse(played), Direction.parse(best))
+    found = strategy_mistake(lo, hi, Direction.parse(played), Direction.parse(best))
     return None if found is None else found.name
 
 

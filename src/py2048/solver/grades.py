@@ -1,5 +1,6 @@
-"""What a game review grades by: its settings, the grade thresholds and the rule book's mistakes;
-and how a review is stopped before it is done (:class:`ReviewCancelled`).
+"""What a game review grades by: its settings and the grade thresholds; and how a review is
+stopped before it is done (:class:`ReviewCancelled`). The rule book's mistakes a review names
+are :mod:`py2048.solver.mistakes`'.
 
 The definitions only, with nothing compiled, so that the command line and the web API can name
 the settings without loading the search; :mod:`py2048.solver.reviewer` does the grading and
@@ -23,10 +24,6 @@ TIE = 1e-9
 """Values closer than this share of the best are the same value."""
 COSTLIEST = 5
 """How many of the costliest moves a review lists."""
-NEARLY_FULL = 3
-"""Empty cells at or below which a board is nearly full (the rule book's fourth mistake)."""
-TRAPPING_TILE = 32
-"""A 2 or 4 is trapped when every neighbour is a tile of at least this (as /strategy counts)."""
 
 
 def relative_loss(best_value: float, value: float) -> tuple[float, float]:
@@ -89,49 +86,3 @@ REVIEW_SETTINGS: dict[str, ReviewSetting] = {
 }
 """Every review setting by name, quickest first."""
 DEFAULT_SETTING = "standard"
-
-
-@dataclass(frozen=True)
-class StrategyMistake:
-    """One of the four mistakes the rule book warns of, as a review names it."""
-
-    name: str
-    rule: str
-    """The mistake as the rule book lists it, in our words."""
-    says: str
-    """What the move did that matches it."""
-    link: str
-    """The paragraph of the "2048 strategy" page about it."""
-
-
-STRATEGY_MISTAKES: dict[str, StrategyMistake] = {
-    mistake.name: mistake
-    for mistake in (
-        StrategyMistake(
-            "corner",
-            "Using all four directions freely",
-            "your largest tile left its corner, where the better move kept it",
-            "/strategy#directions",
-        ),
-        StrategyMistake(
-            "trapped",
-            "Letting a small tile get trapped",
-            "a 2 or 4 ended walled in by tiles of 32 or more, which the better move avoided",
-            "/strategy#trapped",
-        ),
-        StrategyMistake(
-            "merge",
-            "Rushing at every merge",
-            "the move scored more at once than the better move, and cost more later",
-            "/strategy#merges",
-        ),
-        StrategyMistake(
-            "full",
-            "Playing fast when the board is nearly full",
-            f"it came with {NEARLY_FULL} or fewer empty cells, where one hasty move is hard "
-            "to take back",
-            "/strategy#slow",
-        ),
-    )
-}
-"""The rule book's four mistakes, in the order a move is matched against them."""

@@ -48,7 +48,8 @@ direction). The same games: random 66, down-left-right-up 73, the greedy player 
 at d1 99.7.
 
 **The rule book's mistakes.** A move graded inaccuracy or worse is matched, in this order,
-against the four mistakes the rule book warns of (:data:`STRATEGY_MISTAKES`): the largest tile
+against the four mistakes the rule book warns of (:data:`STRATEGY_MISTAKES`, matched by
+:mod:`py2048.solver.mistakes`): the largest tile
 left its corner where the best move kept it there ("using all four directions"); a 2 or 4
 ended walled in by tiles of 32 or more where the best move left none so ("a trapped small
 tile"); the move scored more at once than the best move ("rushing at every merge"); 3 or fewer
@@ -66,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from py2048.engine import Direction, Game, GameError
-from py2048.engine.board import ROW_TABLES, move, unpack, unpack_exponents
+from py2048.engine.board import ROW_TABLES, unpack
 from py2048.evaluation.registry import NETWORK_EVALUATOR, get_evaluator
 from py2048.solver.grades import (
     ACCURACY_ZERO,
@@ -76,17 +77,20 @@ from py2048.solver.grades import (
     GRADES,
     INACCURACY_LIMIT,
     MISTAKE_LIMIT,
-    NEARLY_FULL,
     REVIEW_SETTINGS,
-    STRATEGY_MISTAKES,
-    TRAPPING_TILE,
     ReviewSetting,
-    StrategyMistake,
     grade_of,
     relative_loss,
 )
 from py2048.solver.grading import grade_positions
 from py2048.solver.hint import resolve_plan
+from py2048.solver.mistakes import (
+    NEARLY_FULL,
+    STRATEGY_MISTAKES,
+    TRAPPING_TILE,
+    StrategyMistake,
+    strategy_mistake,
+)
 from py2048.solver.search import transposition_table
 
 __all__ = [
@@ -112,9 +116,7 @@ __all__ = [
 
 _TARGET_CHUNK_SECONDS = 0.1
 """About how long the search runs between two progress reports."""
-_CORNERS = (0, 3, 12, 15)
 _LETTERS = frozenset(d.letter for d in Direction)
-_SMALL_EXPONENTS = (1, 2)
 
 
 class ReviewError(ValueError):
@@ -373,7 +375,7 @@ def _grade_move(
     grade = grade_of(loss, relative)
     mistake = None
     if GRADES.index(grade) >= GRADES.index("inaccuracy"):
-        mistake = _strategy_mistake(lo, hi, played, best)
+        mistake = strategy_mistake(lo, hi, played, best)
     return MoveReview(
         number=number,
         board=tuple(tuple(r) for r in unpack(lo, hi)),
@@ -387,50 +389,3 @@ def _grade_move(
         forced=len(values) == 1,
         mistake=mistake,
     )
-
-
-def _strategy_mistake(
-    lo: int, hi: int, played: Direction, best: Direction
-) -> StrategyMistake | None:
-    """The first of the rule book's mistakes the move matches (None when none does)."""
-    before = unpack_exponents(lo, hi)
-    played_lo, played_hi, played_gain = move(np.uint64(lo), np.uint64(hi), played, ROW_TABLES)
-    best_lo, best_hi, best_gain = move(np.uint64(lo), np.uint64(hi), best, ROW_TABLES)
-    after_played = unpack_exponents(int(played_lo), int(played_hi))
-    after_best = unpack_exponents(int(best_lo), int(best_hi))
-    largest = max(before)
-    if (
-        _holds_corner(before, largest)
-        and not _holds_corner(after_played, largest)
-        and _holds_corner(after_best, largest)
-    ):
-        return STRATEGY_MISTAKES["corner"]
-    trapped = _trapped(after_played)
-    if trapped > _trapped(before) and trapped > _trapped(after_best):
-        return STRATEGY_MISTAKES["trapped"]
-    if played_gain > best_gain:
-        return STRATEGY_MISTAKES["merge"]
-    if before.count(0) <= NEARLY_FULL:
-        return STRATEGY_MISTAKES["full"]
-    return None
-
-
-def _holds_corner(exponents: list[int], at_least: int) -> bool:
-    return any(exponents[cell] >= at_least for cell in _CORNERS)
-
-
-def _trapped(exponents: list[int]) -> int:
-    """How many 2s and 4s have only tiles of TRAPPING_TILE or more around them."""
-    floor = TRAPPING_TILE.bit_length() - 1
-    count = 0
-    for cell, exponent in enumerate(exponents):
-        if exponent not in _SMALL_EXPONENTS:
-            continue
-        row, col = divmod(cell, 4)
-        neighbours = [
-            exponents[r * 4 + c]
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < 4 and 0 <= c < 4
-        ]
-        count += all(e >= floor for e in neighbours)
-    return count

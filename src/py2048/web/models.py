@@ -18,12 +18,8 @@ from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
 from py2048.engine.direction import LETTERS
 from py2048.engine.rng import SEED_LIMIT
 from py2048.engine.save import MAX_MOVES, MAX_SCORE
-from py2048.solver.grades import (
-    DEFAULT_SETTING,
-    GRADES,
-    REVIEW_SETTINGS,
-    STRATEGY_MISTAKES,
-)
+from py2048.solver.grades import DEFAULT_SETTING, GRADES, REVIEW_SETTINGS
+from py2048.solver.mistakes import STRATEGY_MISTAKES
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
 
 DirectionName = Literal["up", "right", "down", "left"]
