@@ -1,0 +1,66 @@
+"""What a ``2048 bench`` reports besides its table (:mod:`py2048.solver.report`): the line
+naming the endgame tables its games play with, and the ``--json`` document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from py2048.solver.bench_settings import BenchSettings
+from py2048.solver.stats import Summary
+
+if TYPE_CHECKING:
+    from py2048.solver.autoplay import GameRecord
+
+
+def bench_report(
+    settings: BenchSettings, records: list[GameRecord], summary: Summary
+) -> dict[str, Any]:
+    """The ``--json`` document: the settings, the summary and every game."""
+    from py2048.evaluation.registry import get_evaluator
+
+    return {
+        "settings": {
+            "games": settings.games,
+            "seed": settings.seed,
+            "depth": settings.depth,
+            "time_ms": settings.time_ms,
+            "preset": settings.preset,
+            "budget": settings.budget,
+            "rng": settings.rng,
+            "evaluator": get_evaluator(settings.evaluator).name,
+            "tables": list(_table_names(settings)),
+            "workers": None if settings.ray_address else settings.worker_count(),
+            "ray": settings.ray_address is not None,
+        },
+        "summary": asdict(summary),
+        "games": [asdict(r) for r in records],
+    }
+
+
+def tables_line(settings: BenchSettings) -> str:
+    """The header line that says which endgame tables the games play with, and from where (the
+    same names as the JSON's ``settings.tables``)."""
+    if not settings.tables:
+        return "tables: none (--no-tables)"
+    from py2048.tables import tables_dir
+
+    names = _table_names(settings)
+    full = [name for name in names if not name.endswith(" (compact)")]
+    compact = len(names) - len(full)
+    built = ", ".join(full) if full else "none built"
+    return (
+        f"tables: {built} in {tables_dir()}; the compact table for {compact} formation(s) more"
+        if compact
+        else f"tables: {built} in {tables_dir()}"
+    )
+
+
+def _table_names(settings: BenchSettings) -> tuple[str, ...]:
+    """The endgame tables this process plays with (the workers open the same folder)."""
+    if not settings.tables:
+        return ()
+    from py2048.solver.endgame import endgame_tables
+
+    return endgame_tables().names
