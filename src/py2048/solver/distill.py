@@ -8,6 +8,10 @@ most visited positions to a compact file (:mod:`py2048.tables.compact`): what ``
 ships, so that the solver has those answers without building the tables.
 
     2048 distill --games 400 --seed 100001 --depth 2 --out compact.npz
+
+Every other command lives as ``<part>/command.py`` of the part it runs; this one is in
+``solver/`` because the layering puts it there: it plays the solver's games, and the tables
+sit below the solver (``tables`` never imports ``solver``), so ``tables/command.py`` could not.
 """
 
 from __future__ import annotations
