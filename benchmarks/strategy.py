@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 
 from py2048 import Direction, Game, slide
 
+# internal: the review's thresholds for a nearly full board and a trapped tile, which the page's
+# advice and this script count by (corner+care asks the solver at NEARLY_FULL empty cells or fewer)
+from py2048.solver.mistakes import NEARLY_FULL, TRAPPING_TILE
+
 CORNER_ORDER = (Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.UP)
 CORNERS = ((0, 0), (0, 3), (3, 0), (3, 3))
-NEARLY_FULL = 3
-"""Empty cells at or below which corner+care asks the solver."""
-TRAPPING_TILE = 32
 
 Policy = Callable[[Game, random.Random], Direction]
 

@@ -231,7 +231,8 @@ def test_the_shipped_compact_table_reads_and_fits_in_10_mb() -> None:
 
 def _internal_imports_without_a_reason(path: Path) -> list[str]:
     """The ``from py2048.x.y import`` statements of a script, outside the public packages,
-    with no ``# internal: why`` comment above them (or above the imports they stand among)."""
+    with no ``# internal: why`` comment (of one line or more) above them, or above the imports
+    they stand among."""
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     tree = ast.parse(text)
@@ -250,7 +251,11 @@ def _internal_imports_without_a_reason(path: Path) -> list[str]:
         line = node.lineno - 1
         while line in import_lines:
             line -= 1
-        if not lines[line - 1].strip().startswith("# internal"):
+        comment = []
+        while line >= 1 and lines[line - 1].strip().startswith("#"):
+            comment.insert(0, lines[line - 1].strip())
+            line -= 1
+        if not (comment and comment[0].startswith("# internal")):
             unexplained.append(f"{path.name}:{node.lineno} {node.module}")
     return unexplained
 
