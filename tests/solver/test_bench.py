@@ -319,8 +319,9 @@ def test_every_line_stays_whole_in_a_file_however_long(tmp_path, capsys, monkeyp
     assert lines[0] == (
         f"py2048 bench: 1 games, seeds {seed}..{seed}, d0, rng py2048, 1 worker process(es)"
     )
-    assert lines[1].startswith("tables: ") and lines[2].startswith("loaded in ")
-    assert lines[3].startswith("game 1/1: seed ") and lines[3].endswith(" elapsed")
+    assert lines[1].startswith("tables: ") and lines[2].startswith("network: ")
+    assert lines[3].startswith("loaded in ")
+    assert lines[4].startswith("game 1/1: seed ") and lines[4].endswith(" elapsed")
     assert lines[-1] == f"every game's figures: {path}"
 
 
@@ -339,3 +340,20 @@ def test_ray_missing_is_the_only_thing_printed(capsys, monkeypatch):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "2048: error: --ray needs Ray: pip install 'py2048[ray]'\n"
+
+
+def test_the_header_and_the_json_say_which_network_played(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    args = ["bench", "--games", "1", "--seed", "40", "--depth", "0", "--workers", "1"]
+    assert main([*args, "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    network = json.loads(path.read_text())["settings"]["network"]
+    from py2048.evaluation.ntuple import shipped_weights_path
+
+    assert network["shipped"] is True
+    assert network["file"] == str(shipped_weights_path())
+    assert len(network["sha256"]) == 16
+    assert f"network: the shipped one (sha256 {network['sha256']})" in out
+    assert main([*args, "--evaluator", "heuristic", "--json", str(path)]) == 0
+    assert "network:" not in capsys.readouterr().out
+    assert json.loads(path.read_text())["settings"]["network"] is None

@@ -17,6 +17,7 @@ trained into an evaluation (:func:`py2048.learn.network.network_evaluator`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
 from collections.abc import Callable
@@ -128,17 +129,38 @@ def _shipped_weights() -> Int16Weights:
     """The network to play with. A network named by ``PY2048_NTUPLE_WEIGHTS`` that cannot be
     used (missing, damaged, cut short, not a weights file) is refused with a warning naming it
     and what is wrong, and the shipped network plays instead."""
+    global _loaded_from
     path = weights_path()
-    if path == shipped_weights_path():
-        return load_int16_weights(path)
-    try:
-        return load_int16_weights(path)
-    except WeightsError as exc:
-        warnings.warn(
-            f"{WEIGHTS_VARIABLE}: {exc}; playing with the network py2048 ships instead",
-            stacklevel=2,
-        )
-        return load_int16_weights(shipped_weights_path())
+    if path != shipped_weights_path():
+        try:
+            weights = load_int16_weights(path)
+            _loaded_from = path
+            return weights
+        except WeightsError as exc:
+            warnings.warn(
+                f"{WEIGHTS_VARIABLE}: {exc}; playing with the network py2048 ships instead",
+                stacklevel=2,
+            )
+    weights = load_int16_weights(shipped_weights_path())
+    _loaded_from = shipped_weights_path()
+    return weights
+
+
+_loaded_from: Path | None = None
+
+
+def network_in_use() -> dict[str, object]:
+    """Which network the ``"ntuple"`` evaluations play with (loading it if need be): its file,
+    whether it is the shipped one, and the first 16 hex digits of the file's SHA-256, so that
+    a result can say which network played it."""
+    _shipped_weights()
+    assert _loaded_from is not None
+    digest = hashlib.sha256(_loaded_from.read_bytes()).hexdigest()[:16]
+    return {
+        "file": str(_loaded_from),
+        "shipped": _loaded_from == shipped_weights_path(),
+        "sha256": digest,
+    }
 
 
 def shipped_evaluator() -> Evaluator:

@@ -25,7 +25,7 @@ from py2048.solver.bench_games import (
     ray_connection,
     run_bench,
 )
-from py2048.solver.bench_report import bench_report, tables_line
+from py2048.solver.bench_report import bench_report, network_line, tables_line
 from py2048.solver.bench_settings import BenchSettings
 from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS
 from py2048.solver.spawns import RNGS
@@ -168,6 +168,9 @@ def _bench_in_terminal(settings: BenchSettings) -> int:
     )
     loading = time.perf_counter()
     console.print(tables_line(settings), soft_wrap=True)
+    network = network_line(settings)
+    if network is not None:
+        console.print(network, soft_wrap=True)
     if settings.ray_address is None and settings.worker_count() == 1:
         from py2048.evaluation.registry import get_evaluator
 

@@ -30,6 +30,7 @@ def bench_report(
             "budget": settings.budget,
             "rng": settings.rng,
             "evaluator": get_evaluator(settings.evaluator).name,
+            "network": _network(settings),
             "tables": list(_table_names(settings)),
             "workers": None if settings.ray_address else settings.worker_count(),
             "ray": settings.ray_address is not None,
@@ -37,6 +38,27 @@ def bench_report(
         "summary": asdict(summary),
         "games": [asdict(r) for r in records],
     }
+
+
+def network_line(settings: BenchSettings) -> str | None:
+    """The header line that says which network the games play with (None for an evaluation
+    that uses none)."""
+    network = _network(settings)
+    if network is None:
+        return None
+    if network["shipped"]:
+        return f"network: the shipped one (sha256 {network['sha256']})"
+    return f"network: {network['file']} (sha256 {network['sha256']}, PY2048_NTUPLE_WEIGHTS)"
+
+
+def _network(settings: BenchSettings) -> dict[str, object] | None:
+    from py2048.evaluation.registry import get_evaluator
+
+    if not get_evaluator(settings.evaluator).name.startswith("ntuple"):
+        return None
+    from py2048.evaluation.ntuple import network_in_use
+
+    return network_in_use()
 
 
 def tables_line(settings: BenchSettings) -> str:
