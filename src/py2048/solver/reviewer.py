@@ -82,7 +82,6 @@ from py2048.solver.grades import (
     grade_of,
     relative_loss,
 )
-from py2048.solver.grading import grade_positions
 from py2048.solver.hint import resolve_plan
 from py2048.solver.mistakes import (
     NEARLY_FULL,
@@ -91,6 +90,7 @@ from py2048.solver.mistakes import (
     StrategyMistake,
     strategy_mistake,
 )
+from py2048.solver.review_search import grade_positions
 from py2048.solver.search import transposition_table
 
 __all__ = [
@@ -314,7 +314,7 @@ def _moves(history: str | Iterable[Direction | str | int]) -> list[Direction]:
 class Grader:
     """The search at one depth, with its own transposition table: every direction's value at
     any number of positions, the same whatever was searched before (see
-    :mod:`py2048.solver.grading`)."""
+    :mod:`py2048.solver.review_search`)."""
 
     def __init__(self, depth: int) -> None:
         self.evaluator = get_evaluator(NETWORK_EVALUATOR)
