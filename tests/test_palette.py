@@ -11,7 +11,7 @@ from rich.color_triplet import ColorTriplet
 
 from py2048.palette import TILE_COLOURS, tile_stylesheet
 from py2048.tui.palette import BOARD, EMPTY_CELL, colour_system, tile_colours
-from py2048.web.pages import STATIC_DIR
+from py2048.web.frame import STATIC_DIR
 
 AA_CONTRAST = 4.5
 SYSTEMS = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from py2048.web.pages import LANGUAGES
+from py2048.web.languages import LANGUAGES
 from tests.web.browser import OPEN_BOARD, Session, browser, open_session, prepared
 
 pytestmark = pytest.mark.browser

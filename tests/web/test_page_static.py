@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from py2048.web.pages import CONTENT_DIR, LANGUAGES, TEMPLATE_PATH
+from py2048.web.frame import CONTENT_DIR, TEMPLATE_PATH
+from py2048.web.languages import LANGUAGES
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "py2048" / "web" / "static"
 PAGE_WEIGHT_LIMIT = 150 * 1024

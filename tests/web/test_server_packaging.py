@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from py2048.web.docs import DOCS_PACKAGED, SHIPPED
-from py2048.web.pages import CONTENT_DIR, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
+from py2048.web.frame import CONTENT_DIR, STATIC_DIR, TEMPLATE_PATH, WEB_DIR
 
 PACKAGE_ROOT = WEB_DIR.parents[1]  # the folder holding py2048/
 REPO_ROOT = PACKAGE_ROOT.parent

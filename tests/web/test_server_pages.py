@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from py2048.web.charts import strength_results
-from py2048.web.pages import LANGUAGES, labels, negotiate_language, render_markdown_page
+from py2048.web.languages import LANGUAGES, labels, negotiate_language
+from py2048.web.markdown import render_markdown_page
 
 PAGES = [
     "/",

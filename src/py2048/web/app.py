@@ -15,6 +15,7 @@ from py2048.solver.warmup import warm_up_in_background
 from py2048.web import api, pages
 from py2048.web.body import JSON_TYPES, MAX_CONTAINERS, check_api_body
 from py2048.web.errors import install_error_handlers
+from py2048.web.frame import STATIC_DIR
 from py2048.web.head import HeadAsGetMiddleware
 from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService
@@ -85,5 +86,5 @@ def create_app(
     app.include_router(api.router)
     app.include_router(api.health_router)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

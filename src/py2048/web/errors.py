@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from py2048.engine import SaveError
-from py2048.web.pages import not_found_page
+from py2048.web.frame import not_found_page
 
 _FASTAPI_UNREADABLE_BODY = "There was an error parsing the body"
 _SHOWN_ERRORS = 3
