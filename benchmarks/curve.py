@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 WIDTH, HEIGHT, MARGIN = 720, 360, 60
@@ -35,7 +36,7 @@ def chart(curves: dict[str, list[dict[str, float]]], title: str) -> str:
     games = [p["games"] for c in curves.values() for p in c]
     scores = [p["mean_score"] for c in curves.values() for p in c]
     g0, g1 = min(games), max(games)
-    s0, s1 = 0.0, max(scores) * 1.1
+    s0, s1 = 0.0, 50_000.0 * math.ceil(max(scores) * 1.05 / 50_000)  # round axis marks
     inner_w, inner_h = WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN
 
     def x(g: float) -> float:

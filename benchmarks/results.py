@@ -51,6 +51,18 @@ def _tables(settings: dict[str, Any]) -> str:
     return f"{len(names) - compact} built" + (f", {compact} compact" if compact else "")
 
 
+def _network(settings: dict[str, Any]) -> str:
+    """Which network played: recorded by ``2048 bench`` since 2026-12-04 (older runs: not
+    recorded, and all of them used the network then shipped)."""
+    if "network" not in settings:
+        return "not recorded"
+    network = settings["network"]
+    if network is None:
+        return "none"
+    name = "shipped" if network["shipped"] else Path(network["file"]).name
+    return f"{name} ({network['sha256'][:8]})"
+
+
 def _rate(summary: dict[str, Any], tile: int) -> str:
     for rate in summary["rates"]:
         if rate["tile"] == tile:
@@ -64,6 +76,7 @@ def bench_row(name: str, run: dict[str, Any]) -> str:
     cells = [
         f"`{name}`",
         _setting(settings),
+        _network(settings),
         _tables(settings),
         f"{settings.get('rng')} {seeds[0]}-{seeds[-1]}",
         str(summary["games"]),
@@ -103,8 +116,9 @@ def render(folder: Path = RUNS) -> str:
         "Whole games (`2048 bench --json`; 16384 and 32768: the share of games, with its 95%",
         "Wilson interval; moves/s: per worker):",
         "",
-        "| file | setting | tables | seeds | games | mean score | 16384 | 32768 | moves/s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| file | setting | network | tables | seeds | games | mean score | 16384 | 32768 "
+        "| moves/s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *bench,
         "",
         "The server under load (`benchmarks/web.py --json`; `/api/move` p99 latency in each",

@@ -25,10 +25,12 @@ def test_a_bench_run_row_shows_the_figures_of_its_file(tmp_path: Path) -> None:
     (tmp_path / "strong-2041.json").write_text(json.dumps(run), encoding="utf-8")
     (row,) = [line for line in render(tmp_path).splitlines() if "strong-2041" in line]
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[1:5] == ["strong, ntuple-snake", "9 built", "c-rand 2041-2050", "10"]
-    assert cells[5] == f"{run['summary']['mean_score']:,.0f}"
-    assert cells[7].startswith("40.0% (")  # 4 of 10 made 32768
-    assert cells[8] == f"{run['summary']['moves_per_second_per_worker']:,.0f}"
+    assert cells[1:6] == [
+        "strong, ntuple-snake", "not recorded", "9 built", "c-rand 2041-2050", "10"
+    ]  # fmt: skip
+    assert cells[6] == f"{run['summary']['mean_score']:,.0f}"
+    assert cells[8].startswith("40.0% (")  # 4 of 10 made 32768
+    assert cells[9] == f"{run['summary']['moves_per_second_per_worker']:,.0f}"
 
 
 def test_a_file_that_is_no_kept_run_is_refused(tmp_path: Path) -> None:
@@ -41,3 +43,24 @@ def test_writing_replaces_only_the_generated_section() -> None:
     document = f"# Results\n\nbefore\n\n{BEGIN}\nold table\n{END}\n\nafter\n"
     written = replace_section(document, f"{BEGIN}\nnew table\n{END}\n")
     assert written == f"# Results\n\nbefore\n\n{BEGIN}\nnew table\n{END}\n\nafter\n"
+
+
+def test_a_run_names_the_network_that_played_it(tmp_path: Path) -> None:
+    run = json.loads((RUNS / "strong-2041.json").read_text(encoding="utf-8"))
+    networks = {
+        "shipped.json": {
+            "file": "/x/ntuple-4x6.npz",
+            "shipped": True,
+            "sha256": "0123456789abcdef",
+        },
+        "mine.json": {"file": "/y/mine.npz", "shipped": False, "sha256": "fedcba9876543210"},
+        "heuristic.json": None,
+    }
+    for name, network in networks.items():
+        run["settings"]["network"] = network
+        (tmp_path / name).write_text(json.dumps(run), encoding="utf-8")
+    lines = render(tmp_path).splitlines()
+    rows = {line.split("|")[1].strip(): line for line in lines if line.startswith("| `")}
+    assert "| shipped (01234567) |" in rows["`shipped.json`"]
+    assert "| mine.npz (fedcba98) |" in rows["`mine.json`"]
+    assert "| none |" in rows["`heuristic.json`"]
