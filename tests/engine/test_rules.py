@@ -171,9 +171,11 @@ def test_equal_tiles_on_a_diagonal_do_not_count_as_neighbours() -> None:
         [[-2, 0, 0, 0]] + [[0] * 4] * 3,
         [[2.0, 0, 0, 0]] + [[0] * 4] * 3,
         [[True, 0, 0, 0]] + [[0] * 4] * 3,
-        [[0] * 4] * 3,
-        [[0] * 5] * 4,
+        [[0] * 4] * 2,  # 3x4 and 4x5 are boards (see test_sizes.py); 2 rows are not
+        [[0] * 9] * 4,
         [[0] * 4] * 3 + [[0, 0, 0]],
+        [[0] * 5] * 5 + [[0] * 4],
+        [[4096, 0, 0]] + [[0] * 3] * 2,  # 3x3 makes at most 1024
         "2048",
         None,
     ],

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from py2048 import Direction, Game, GameError, SaveError
 from py2048.engine.board import exponents_from_board
-from py2048.engine.save import MAX_MOVES, MAX_SAVE_BYTES, max_score
+from py2048.engine.save import LONG_MAX_SAVE_BYTES, MAX_MOVES, MAX_SAVE_BYTES, max_score
 
 
 def played_game() -> Game:
@@ -130,7 +130,7 @@ def test_each_kind_of_corrupt_save_names_its_field(
         ("null", "a JSON object, not NoneType"),
         ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
         ("1" * 5000, "not valid JSON"),
-        (" " * (MAX_SAVE_BYTES + 1), "the limit is"),
+        (" " * (LONG_MAX_SAVE_BYTES + 1), "the limit is"),
     ],
 )
 def test_unreadable_saves_get_a_clear_error(text: str, message: str) -> None:
@@ -202,7 +202,7 @@ def test_a_game_at_the_move_cap_loads_but_cannot_move_and_says_why() -> None:
     game = Game.from_dict(capped_save())
     assert game.moves == MAX_MOVES and not game.over
     before = game.to_json()
-    with pytest.raises(GameError, match=f"{MAX_MOVES} moves, the most a game can hold"):
+    with pytest.raises(GameError, match=f"{MAX_MOVES} moves, the most a 4x4 game can hold"):
         game.move("down")
     assert not game.move("up"), "a direction that changes nothing still just does nothing"
     assert game.to_json() == before
@@ -248,3 +248,9 @@ def test_any_moves_from_any_valid_save_give_a_valid_save(
             assert game.moves == MAX_MOVES
         again = Game.from_json(game.to_json())
         assert again.to_dict() == game.to_dict()
+
+
+def test_a_4x4_save_longer_than_its_limit_is_refused_after_reading() -> None:
+    text = Game(5).to_json() + " " * MAX_SAVE_BYTES
+    with pytest.raises(SaveError, match="the limit for 4x4 is"):
+        Game.from_json(text)

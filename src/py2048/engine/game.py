@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from py2048.engine import save
+import numpy as np
+
+from py2048.engine import grid, save
 from py2048.engine.board import (
     ROW_TABLES,
-    can_move,
     exponents_from_board,
     legal_mask,
     max_exponent,
@@ -21,6 +22,7 @@ from py2048.engine.board import (
 from py2048.engine.direction import DIRECTIONS, HISTORY_LETTERS, Direction
 from py2048.engine.integers import is_int
 from py2048.engine.rng import random_seed, seed_key, validate_seed
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 
 WIN_TILE = 1 << save.WIN_EXPONENT
 _LETTER = {d: d.letter.encode() for d in Direction}
@@ -50,9 +52,14 @@ class Game:
     The game keeps accepting moves after a win: a front end shows the win banner while
     ``won and not keep_going`` and calls :meth:`keep_playing` when the player plays on.
     :meth:`undo` takes moves back and marks the game ``practice``.
+
+    ``size`` is the board's shape, ``(rows, cols)`` or ``"5x5"``, each side 3 to 8 (see
+    :mod:`py2048.engine.size`); 4x4 is the default and plays on the packed fast path, every
+    other size on the compiled kernels of :mod:`py2048.engine.grid`. The rules are the same.
     """
 
     __slots__ = (
+        "_cells",
         "_hi",
         "_history",
         "_keep_going",
@@ -61,15 +68,27 @@ class Game:
         "_over",
         "_practice",
         "_score",
+        "_scratch",
         "_seed",
+        "_size",
         "_won",
     )
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, *, size: BoardSize | tuple[int, int] | str | None = None
+    ) -> None:
         self._seed = random_seed() if seed is None else validate_seed(seed)
         self._key = seed_key(self._seed)  # type: ignore[arg-type]  # u8: see board.py
-        lo, hi = start(self._key)
-        self._lo, self._hi = lo, hi
+        self._size = DEFAULT_SIZE if size is None else parse_size(size)
+        if self._size.classic:
+            lo, hi = start(self._key)
+            self._lo, self._hi = lo, hi
+            self._cells = self._scratch = None
+        else:
+            self._lo = self._hi = np.uint64(0)
+            self._cells = grid.new_cells(self._size)
+            self._scratch = grid.new_cells(self._size)
+            grid.start_into(self._key, self._cells)
         self._score = 0
         self._history = bytearray()
         self._won = False
@@ -87,6 +106,7 @@ class Game:
         *,
         strict: bool = False,
         practice: bool = False,
+        size: BoardSize | tuple[int, int] | str | None = None,
     ) -> Game:
         """The game that ``Game(seed)`` becomes after ``moves`` (directions, names or letters).
 
@@ -94,9 +114,9 @@ class Game:
         move list from outside: a file, a link) a move that is not a direction, or that changes
         nothing where it comes, raises GameError naming its number (the first move is move 1);
         a string must then hold only the letters U, R, D and L, as a save's history does.
-        ``practice`` marks the game as one in which Undo was used.
+        ``practice`` marks the game as one in which Undo was used; ``size`` is the board's.
         """
-        game = cls(seed)
+        game = cls(seed, size=size)
         letters_only = isinstance(moves, str)  # a history: only the letters U, R, D and L
         for number, value in enumerate(moves, 1):
             if not strict:
@@ -123,9 +143,17 @@ class Game:
         """A game continuing from a given board (for puzzles, tests and analysis).
 
         Its first spawn is spawn number 2 of ``seed``; ``won`` is set if a 2048 is on the board.
-        The board must hold at least two tiles, like every game; SaveError says what is wrong.
+        The board's shape is the game's size (3 to 8 rows of 3 to 8 tiles). The board must hold
+        at least two tiles, like every game; SaveError says what is wrong.
         """
-        exponents = exponents_from_board(board)
+        if (
+            isinstance(board, Sequence)
+            and len(board) == 4
+            and all(isinstance(row, Sequence) and len(row) == 4 for row in board)
+        ):
+            size, exponents = DEFAULT_SIZE, exponents_from_board(board)
+        else:
+            size, exponents = grid.read_board(board)
         state = save.SaveState(
             exponents=tuple(exponents),
             score=score,
@@ -134,9 +162,9 @@ class Game:
             won=max(exponents) >= save.WIN_EXPONENT,
             keep_going=False,
             over=False,
+            size=size,
         )
-        lo, hi = pack_exponents(exponents)
-        over = not can_move(lo, hi, ROW_TABLES)  # type: ignore[arg-type]  # u8: see board.py
+        over = not save.can_move_exponents(exponents, size)
         encoded = save.encode(state) | {"over": over}
         return cls._restore(save.decode(encoded))
 
@@ -155,8 +183,15 @@ class Game:
         game = cls.__new__(cls)
         game._seed = state.seed
         game._key = seed_key(state.seed)  # type: ignore[arg-type]  # u8: see board.py
-        lo, hi = pack_exponents(state.exponents)
-        game._lo, game._hi = lo, hi  # type: ignore[assignment]  # u8: see board.py
+        game._size = state.size
+        if state.size.classic:
+            lo, hi = pack_exponents(state.exponents)
+            game._lo, game._hi = lo, hi  # type: ignore[assignment]  # u8: see board.py
+            game._cells = game._scratch = None
+        else:
+            game._lo = game._hi = np.uint64(0)
+            game._cells = np.array(state.exponents, dtype=np.uint8)
+            game._scratch = grid.new_cells(state.size)
         game._score = state.score
         game._history = bytearray(state.history, "ascii")
         game._won = state.won
@@ -168,18 +203,32 @@ class Game:
     # --- state ------------------------------------------------------------------------------
 
     @property
+    def size(self) -> BoardSize:
+        """The board's shape, ``(rows, cols)``; ``str(size)`` writes it as ``"4x4"``."""
+        return self._size
+
+    @property
     def board(self) -> list[list[int]]:
-        """The tiles as 4 rows of 4 values, top to bottom (0 = empty); a fresh copy."""
+        """The tiles as rows of values, top to bottom (0 = empty); a fresh copy."""
+        if self._cells is not None:
+            return grid.tiles(self._cells.tolist(), self._size)
         return unpack(self._lo, self._hi)  # type: ignore[arg-type]  # u8: see board.py
 
     @property
     def exponents(self) -> list[int]:
-        """The 16 cells' exponents, row-major (0 empty, 1 for 2, ..., 17 for 131072)."""
+        """The cells' exponents, row-major (0 empty, 1 for 2, ..., 17 for 131072 on 4x4)."""
+        if self._cells is not None:
+            return self._cells.tolist()  # type: ignore[no-any-return]  # a list of ints
         return unpack_exponents(self._lo, self._hi)  # type: ignore[arg-type]  # u8: see board.py
 
     @property
     def packed(self) -> tuple[int, int]:
-        """The board as the engine's ``(lo, hi)`` words (see ``py2048.engine.board``)."""
+        """The 4x4 board as the engine's ``(lo, hi)`` words (see ``py2048.engine.board``).
+
+        Only 4x4 boards are packed: GameError on any other size.
+        """
+        if self._cells is not None:
+            raise GameError(f"only 4x4 boards are packed; this game is {self._size}")
         return int(self._lo), int(self._hi)
 
     @property
@@ -223,11 +272,17 @@ class Game:
 
     @property
     def max_tile(self) -> int:
+        if self._cells is not None:
+            top = int(self._cells.max())
+            return 1 << top if top else 0
         return 1 << max_exponent(self._lo, self._hi) if self._lo or self._hi else 0
 
     def legal_moves(self) -> list[Direction]:
         """The directions that would change the board, in action order (up, right, down, left)."""
-        mask = legal_mask(self._lo, self._hi, ROW_TABLES)
+        if self._cells is not None:
+            mask = grid.legal_mask(self._cells, *self._size)
+        else:
+            mask = legal_mask(self._lo, self._hi, ROW_TABLES)
         return [d for d in DIRECTIONS if mask >> d & 1]
 
     # --- play -------------------------------------------------------------------------------
@@ -235,8 +290,8 @@ class Game:
     def move(self, direction: Direction | str | int) -> bool:
         """Play a direction; True if the board moved (and a tile spawned), False if not.
 
-        A game that has made ``MAX_MOVES`` moves (only a save made by hand gets there) raises
-        GameError instead of moving again: its save could not hold one more.
+        A game that has made ``save.max_moves_for(size)`` moves (only a save made by hand gets
+        there) raises GameError instead of moving again: its save could not hold one more.
         """
         return self._play(Direction.parse(direction))[0] >= 0
 
@@ -246,20 +301,21 @@ class Game:
         cell, exponent, gain, won_now = self._play(direction)
         if cell < 0:
             return MoveResult(direction, False, 0, None, False)
-        return MoveResult(direction, True, gain, (cell // 4, cell % 4, 1 << exponent), won_now)
+        cols = self._size.cols
+        return MoveResult(
+            direction, True, gain, (cell // cols, cell % cols, 1 << exponent), won_now
+        )
 
     def _play(self, direction: Direction) -> tuple[int, int, int, bool]:
         """Apply a move; return ``(spawn cell or -1, spawn exponent, gain, won now)``."""
+        if self._cells is not None:
+            return self._play_grid(direction)
         lo, hi, gain, cell, exponent, over = play_checked(
             self._lo, self._hi, direction.value, self._key, len(self._history) + 2, ROW_TABLES
         )
         if cell < 0:
             return cell, 0, 0, False
-        if len(self._history) >= save.MAX_MOVES:
-            raise GameError(
-                f"this game has made {save.MAX_MOVES} moves, the most a game can hold "
-                "(no game played from its start gets near); start a new game"
-            )
+        self._check_room()
         self._lo, self._hi = lo, hi
         self._score += gain
         self._history += _LETTER[direction]
@@ -268,6 +324,34 @@ class Game:
         if won_now:
             self._won = True
         return cell, exponent, gain, won_now
+
+    def _play_grid(self, direction: Direction) -> tuple[int, int, int, bool]:
+        cells, scratch = self._cells, self._scratch
+        assert cells is not None and scratch is not None
+        gain, cell, exponent, over = grid.play_into(
+            cells, *self._size, direction.value, self._key, len(self._history) + 2, scratch
+        )
+        if cell < 0:
+            return cell, 0, 0, False
+        self._check_room()
+        if gain < 0:  # a merge past 2**61: only a board set up by hand holds such tiles
+            gain = grid.gain_of(cells.tolist(), self._size, direction.value)
+        self._cells, self._scratch = scratch, cells
+        self._score += gain
+        self._history += _LETTER[direction]
+        self._over = over
+        won_now = not self._won and gain >= WIN_TILE and int(scratch.max()) >= save.WIN_EXPONENT
+        if won_now:
+            self._won = True
+        return cell, exponent, gain, won_now
+
+    def _check_room(self) -> None:
+        most = save.max_moves_for(self._size)
+        if len(self._history) >= most:
+            raise GameError(
+                f"this game has made {most} moves, the most a {self._size} game can hold "
+                "(no game played from its start gets near); start a new game"
+            )
 
     def keep_playing(self) -> None:
         """The player chose Keep going after the win: front ends stop showing the win banner."""
@@ -293,16 +377,17 @@ class Game:
             )
         history = self._history.decode("ascii")
         kept = len(history) - steps
-        earlier = Game.replay(self._seed, history[:kept])
+        earlier = Game.replay(self._seed, history[:kept], size=self._size)
         whole = Game._restore(earlier._state())  # the history replayed once, in two parts
         for letter in history[kept:]:
             whole.move(letter)
-        if (whole._lo, whole._hi, whole._score) != (self._lo, self._hi, self._score):
+        if (whole.exponents, whole._score) != (self.exponents, self._score):
             raise GameError(
                 "this game did not start from its seed's opening (it was set up from a board), "
                 "so its moves cannot be replayed to take one back"
             )
         self._lo, self._hi = earlier._lo, earlier._hi
+        self._cells, self._scratch = earlier._cells, earlier._scratch
         self._score = earlier._score
         self._history = earlier._history
         self._won = earlier._won
@@ -330,11 +415,14 @@ class Game:
             keep_going=self._keep_going,
             over=self._over,
             practice=self._practice,
+            size=self._size,
         )
 
     def __repr__(self) -> str:
+        size = "" if self._size.classic else f", size={str(self._size)!r}"
         return (
-            f"Game(seed={self._seed}, score={self._score}, moves={self.moves}, board={self.board})"
+            f"Game(seed={self._seed}{size}, score={self._score}, moves={self.moves}, "
+            f"board={self.board})"
         )
 
     def __str__(self) -> str:

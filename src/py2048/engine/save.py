@@ -12,8 +12,8 @@ A save is one JSON object::
 - ``score``: the sum of all merges so far; at most what the tiles on the board could have
   produced (a tile 2**k holds at most (k-1) * 2**k points of merges).
 - ``seed``: the game's seed (0 <= seed < 2**53); ``moves``: real moves made, at most
-  ``MAX_MOVES`` and at most what the tiles allow: they add up to at least 4 at the start and
-  every move spawns a 2 or a 4, so ``sum of tiles >= 4 + 2 * moves``; ``history``: those
+  ``max_moves_for(size)`` and at most what the tiles allow: they add up to at least 4 at the
+  start and every move spawns a 2 or a 4, so ``sum of tiles >= 4 + 2 * moves``; ``history``: those
   moves as letters U, R, D, L. Spawn number ``moves + 2`` comes next (see py2048.engine.rng), so
   ``Game.replay(seed, history)`` rebuilds a game that started from its seed.
 - ``won``: a 2048 has been made (true exactly when a tile of 2048 or more is on the board);
@@ -21,11 +21,15 @@ A save is one JSON object::
 - ``practice`` (optional, false when absent): Undo was used in this game, so it never sets the
   best score. It is written only when true, so a game played without Undo is saved exactly as
   before the field existed, and older readers load it.
+- ``size`` (optional, ``[4, 4]`` when absent): the board's ``[rows, cols]``, each 3 to 8 (see
+  py2048.engine.size). It is written only for boards other than 4x4, so every 4x4 save is
+  exactly what it was before sizes existed; ``board`` must then have that shape, and its tiles
+  go up to the size's largest (``2 ** (rows * cols + 1)``).
 
 Every field but ``practice`` is required, and every field is checked; anything wrong raises
 :class:`SaveError` naming the field.
 The rules are closed under play: any move from a save they accept gives a save they accept
-(the game refuses a move past ``MAX_MOVES``).
+(the game refuses a move past ``max_moves_for(size)``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from py2048.engine import grid
 from py2048.engine.board import (
     MAX_EXPONENT,
     ROW_TABLES,
@@ -47,12 +54,31 @@ from py2048.engine.board import (
 from py2048.engine.direction import HISTORY_LETTERS
 from py2048.engine.integers import is_int
 from py2048.engine.rng import validate_seed
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 
 FORMAT = "py2048"
 VERSION = 1
 MAX_SAVE_BYTES = 1 << 20
 MAX_MOVES = 1 << 18
-"""No game can last longer: the tiles' sum grows by 2 or 4 a move and stays below 2**19."""
+"""No 4x4 game can last longer: the tiles' sum grows by 2 or 4 a move and stays below 2**19.
+Boards of 16 cells or fewer keep this limit; larger ones have :data:`LONG_MAX_MOVES`."""
+LONG_MAX_MOVES = 1 << 22
+"""The most moves a save holds on a board of more than 16 cells, where a game can last far
+longer than on 4x4 (an 8x8 game of a few thousand points already passes 2**18 moves)."""
+LONG_MAX_SAVE_BYTES = 5 << 20
+"""The largest save of a board of more than 16 cells (its history at one byte a move)."""
+
+
+def max_moves_for(size: BoardSize) -> int:
+    """The most moves a save of this size holds."""
+    return MAX_MOVES if size.cells <= 16 else LONG_MAX_MOVES
+
+
+def max_save_bytes_for(size: BoardSize) -> int:
+    """The largest save text of this size."""
+    return MAX_SAVE_BYTES if size.cells <= 16 else LONG_MAX_SAVE_BYTES
+
+
 WIN_EXPONENT = 11
 START_SUM = 4
 """The least the tiles of a game add up to: two tiles of 2 (a game never holds fewer tiles)."""
@@ -82,7 +108,7 @@ _FIELDS = (
     "keep_going",
     "over",
 )
-_OPTIONAL_FIELDS = ("practice",)
+_OPTIONAL_FIELDS = ("practice", "size")
 """Fields a save may leave out (each has a default)."""
 
 
@@ -107,6 +133,8 @@ class SaveState:
     over: bool
     practice: bool = False
     """Undo was used in this game (see the module docstring)."""
+    size: BoardSize = DEFAULT_SIZE
+    """The board's shape; ``exponents`` holds its cells row-major."""
 
 
 def max_score(exponents: tuple[int, ...] | list[int]) -> int:
@@ -115,26 +143,38 @@ def max_score(exponents: tuple[int, ...] | list[int]) -> int:
 
 
 MAX_SCORE = max_score([MAX_EXPONENT] * SIZE * SIZE)
-"""No board carries more points than sixteen 131072 tiles: the bound on any score."""
+"""No 4x4 board carries more points than sixteen 131072 tiles: the bound on any 4x4 score."""
 
 
-def max_moves(exponents: tuple[int, ...] | list[int]) -> int:
+def size_max_score(size: BoardSize) -> int:
+    """The bound on any score on ``size``: every cell holding the size's largest tile."""
+    return max_score([size.max_exponent] * size.cells)
+
+
+def can_move_exponents(exponents: Sequence[int], size: BoardSize) -> bool:
+    """Whether a board given as row-major exponents has a move left, on any size."""
+    if size.classic:
+        lo, hi = pack_exponents(exponents)
+        return bool(can_move(lo, hi, ROW_TABLES))  # type: ignore[arg-type]  # u8: see board.py
+    return bool(grid.can_move(np.array(exponents, dtype=np.uint8), *size))
+
+
+def max_moves(exponents: tuple[int, ...] | list[int], size: BoardSize = DEFAULT_SIZE) -> int:
     """The most real moves a game can have made to reach these tiles.
 
     A game starts with tiles adding up to 4 or more, and each move spawns a 2 or a 4 (merges
     keep the sum), so after ``m`` moves the tiles add up to at least ``4 + 2 * m``.
     """
     total = sum(1 << e for e in exponents if e)
-    return min(MAX_MOVES, max(0, (total - START_SUM) // 2))
+    return min(max_moves_for(size), max(0, (total - START_SUM) // 2))
 
 
 def encode(state: SaveState) -> dict[str, Any]:
     """The save object for ``state`` (ready for json.dumps)."""
-    tiles = [(1 << e) if e else 0 for e in state.exponents]
     encoded: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
-        "board": [tiles[r * 4 : r * 4 + 4] for r in range(4)],
+        "board": grid.tiles(state.exponents, state.size),
         "score": state.score,
         "seed": state.seed,
         "moves": len(state.history),
@@ -145,6 +185,8 @@ def encode(state: SaveState) -> dict[str, Any]:
     }
     if state.practice:
         encoded["practice"] = True
+    if not state.size.classic:
+        encoded["size"] = list(state.size)
     return encoded
 
 
@@ -157,8 +199,8 @@ def loads(text: str | bytes) -> SaveState:
     """Parse and validate JSON save text."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise SaveError(f"a save is JSON text, not {type(text).__name__}")
-    if len(text) > MAX_SAVE_BYTES:
-        raise SaveError(f"save is {len(text)} bytes; the limit is {MAX_SAVE_BYTES}")
+    if len(text) > LONG_MAX_SAVE_BYTES:
+        raise SaveError(f"save is {len(text)} bytes; the limit is {LONG_MAX_SAVE_BYTES}")
     if not isinstance(text, str):
         try:
             text = bytes(text).decode("utf-8")
@@ -170,7 +212,11 @@ def loads(text: str | bytes) -> SaveState:
         raise SaveError("appears more than once; each field is given once", exc.key) from None
     except (ValueError, RecursionError) as exc:
         raise SaveError(f"save is not valid JSON: {exc}") from None
-    return decode(obj)
+    state = decode(obj)
+    limit = max_save_bytes_for(state.size)
+    if len(text) > limit:
+        raise SaveError(f"save is {len(text)} bytes; the limit for {state.size} is {limit}")
+    return state
 
 
 class _DuplicateKey(Exception):
@@ -205,8 +251,12 @@ def decode(obj: object) -> SaveState:
     if unknown:
         raise SaveError("unknown field", unknown[0])
 
+    size = _size(obj)
     try:
-        exponents = tuple(exponents_from_board(obj["board"], name="board"))
+        if size.classic:
+            exponents = tuple(exponents_from_board(obj["board"], name="board"))
+        else:
+            exponents = tuple(grid.read_board(obj["board"], "board", size)[1])
     except BoardError as exc:
         raise SaveError(str(exc), "board") from None
     too_few = too_few_tiles(exponents)
@@ -229,8 +279,9 @@ def decode(obj: object) -> SaveState:
         raise SaveError(str(exc), "seed") from None
 
     moves = _integer(obj, "moves")
-    if not 0 <= moves <= MAX_MOVES:
-        raise SaveError(f"must be between 0 and {MAX_MOVES}, got {moves}", "moves")
+    most = max_moves_for(size)
+    if not 0 <= moves <= most:
+        raise SaveError(f"must be between 0 and {most}, got {moves}", "moves")
     history = obj["history"]
     if not isinstance(history, str):
         raise SaveError("must be a string of the letters U, R, D and L", "history")
@@ -238,12 +289,12 @@ def decode(obj: object) -> SaveState:
         raise SaveError("must contain only the letters U, R, D and L", "history")
     if len(history) != moves:
         raise SaveError(f"holds {len(history)} moves but 'moves' says {moves}", "history")
-    if moves > max_moves(exponents):
+    if moves > max_moves(exponents, size):
         total = sum(1 << e for e in exponents if e)
         raise SaveError(
             f"{moves} is more than the board allows: its tiles add up to {total}, and a game's "
             f"tiles add up to at least {START_SUM} + 2 per move (at most "
-            f"{max_moves(exponents)} moves)",
+            f"{max_moves(exponents, size)} moves)",
             "moves",
         )
 
@@ -254,13 +305,24 @@ def decode(obj: object) -> SaveState:
         raise SaveError(f"is {str(won).lower()} but {reason}", "won")
     if keep_going and not won:
         raise SaveError("is true but the game has not been won", "keep_going")
-    lo, hi = pack_exponents(exponents)
-    stuck = not can_move(lo, hi, ROW_TABLES)  # type: ignore[arg-type]  # u8: see board.py
+    stuck = not can_move_exponents(exponents, size)
     if over != stuck:
         reason = "no move is left" if stuck else "moves are still possible"
         raise SaveError(f"is {str(over).lower()} but {reason}", "over")
     practice = _boolean(obj, "practice") if "practice" in obj else False
-    return SaveState(exponents, score, seed, history, won, keep_going, over, practice)
+    return SaveState(exponents, score, seed, history, won, keep_going, over, practice, size)
+
+
+def _size(obj: dict[str, Any]) -> BoardSize:
+    if "size" not in obj:
+        return DEFAULT_SIZE
+    value = obj["size"]
+    if not (isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)):
+        raise SaveError(f"must be [rows, columns], two whole numbers, got {value!r}", "size")
+    try:
+        return parse_size(tuple(value), "size")
+    except ValueError as exc:
+        raise SaveError(str(exc), "size") from None
 
 
 def _integer(obj: dict[str, Any], field: str) -> int:
