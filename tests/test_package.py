@@ -20,6 +20,7 @@ PACKAGE = REPO_ROOT / "src" / "py2048"
 PUBLIC_API = {
     "py2048": {
         "BoardError",
+        "BoardSize",
         "Direction",
         "Game",
         "GameError",
@@ -47,7 +48,9 @@ PUBLIC_API = {
         "review",
     },
     "py2048.engine": {
+        "SIZES",
         "BoardError",
+        "BoardSize",
         "Direction",
         "Game",
         "GameError",

@@ -11,6 +11,7 @@ use_private_cache()
 
 from py2048.engine import (  # noqa: E402  (numba's cache folder is chosen before any kernel)
     BoardError,
+    BoardSize,
     Direction,
     Game,
     GameError,
@@ -24,6 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BoardError",
+    "BoardSize",
     "Direction",
     "Game",
     "GameError",

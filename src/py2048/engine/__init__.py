@@ -6,9 +6,12 @@ from py2048.engine.game import Game, GameError, MoveResult
 from py2048.engine.motion import TileMotion, trace
 from py2048.engine.rules import can_move, slide
 from py2048.engine.save import SaveError
+from py2048.engine.size import SIZES, BoardSize
 
 __all__ = [
+    "SIZES",
     "BoardError",
+    "BoardSize",
     "Direction",
     "Game",
     "GameError",
