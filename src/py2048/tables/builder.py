@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import json
 import os
 import shutil
@@ -181,16 +182,18 @@ def formation_shape(formation: Formation) -> Shape:
 
 
 @njit(parallel=True, cache=True)
-def _solve_layer(layer, window, base, out, shape, tables):
-    """Value every position of ``layer`` into ``out`` (by rank within the layer), reading its
-    children in ``window``: the layers above it from file offset ``base`` on."""
+def _solve_layer(layer, first, window, base, out, shape, tables):
+    """Value the positions of ``layer`` ranked ``first`` to ``first + out.size - 1`` into
+    ``out``, reading their children in ``window``: the layers above it from file offset
+    ``base`` on. Each position's value depends on nothing else, so any split of a layer into
+    ranges gives the same values."""
     count = out.size
     tasks = (count + TASK_POSITIONS - 1) // TASK_POSITIONS
     for task in prange(tasks):
         digits = np.empty(shape.radices.size, dtype=np.int64)
         left = np.empty(shape.radices.size, dtype=np.int64)
         begin = task * TASK_POSITIONS
-        unrank(begin, layer, shape.radices, shape.ranks, digits)
+        unrank(first + begin, layer, shape.radices, shape.ranks, digits)
         left_sums(digits, left)
         for rank in range(begin, min(count, begin + TASK_POSITIONS)):
             if rank > begin:
@@ -207,6 +210,41 @@ def _solve_layer(layer, window, base, out, shape, tables):
                 if value > best:
                     best = value
             out[rank] = np.uint16(np.floor(best * SCALE + 0.5))
+
+
+LayerSolver = Callable[[int, int, np.ndarray, int], np.ndarray]
+"""``solve(layer, count, window, base)``: the ``count`` values of ``layer``, by rank, from its
+children in ``window`` (the two layers above it, from file offset ``base`` on)."""
+
+
+def solve_range(
+    formation: Formation, layer: int, first: int, count: int, window: np.ndarray, base: int
+) -> np.ndarray:
+    """The values of ``layer``'s positions ranked ``first`` to ``first + count - 1``: a piece of
+    a layer, as a cluster's task solves it (:mod:`.farm`)."""
+    out = np.zeros(count, dtype=DTYPE)
+    if count:
+        _solve_layer(layer, first, window, base, out, _shape_of(formation), ROW_TABLES)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _shape_of(formation: Formation) -> Shape:
+    return formation_shape(formation)
+
+
+@contextlib.contextmanager
+def _layer_solver(formation: Formation, ray_address: str | None) -> Iterator[LayerSolver]:
+    """Solve layers here, or on the Ray cluster at ``ray_address`` (connected for the block)."""
+    if ray_address is None:
+        yield lambda layer, count, window, base: solve_range(
+            formation, layer, 0, count, window, base
+        )
+        return
+    from py2048.tables.farm import ray_layers
+
+    with ray_layers(ray_address, formation) as solve:
+        yield solve
 
 
 # --- the build ----------------------------------------------------------------------------
@@ -230,13 +268,17 @@ def build_table(
     threads: int | None = None,
     restart: bool = False,
     clock: Callable[[], float] = time.monotonic,
+    ray_address: str | None = None,
 ) -> Path:
     """Build ``formation``'s table in ``directory`` (see :func:`.storage.tables_dir`).
 
     Resumes a build that was stopped (unless ``restart``). ``progress`` is called once at the
     start and after every layer; an exception it raises stops the build as Ctrl-C does,
     leaving it resumable. ``threads``: numba threads (default: all). ``clock``: the clock
-    whose seconds the file records as its build time. Returns the finished file's path.
+    whose seconds the file records as its build time. ``ray_address``: solve each large
+    layer's positions as tasks on that Ray cluster (:mod:`.farm`; the file, its layers and
+    the resuming stay here, and the table is byte-identical to one built without it); a
+    ValueError says when the cluster cannot be reached. Returns the finished file's path.
     Raises :class:`BuildError` when the disk or memory is short or a stopped build's partial
     file is damaged, and OSError when a write fails (the build stays resumable).
     """
@@ -252,7 +294,11 @@ def build_table(
     entries = formation.entries
     needs = build_needs(formation)
     _check_memory(formation, needs)
-    with _threads(threads) as used, _locked(partial, formation.name) as resumable:
+    with (
+        _layer_solver(formation, ray_address) as solve,
+        threads_used(threads) as used,
+        _locked(partial, formation.name) as resumable,
+    ):
         state = None if restart or not resumable else _read_progress(record, formation)
         if state is not None and state.layers_done == 0:
             state = None  # nothing done yet: nothing to keep
@@ -284,14 +330,11 @@ def build_table(
                     )
                 )  # fmt: skip
 
-        shape = formation_shape(formation)
         with open(partial, "r+b") as handle:
             window = _read_window(handle, partial, formation, state, starts)
             report()
             for layer in range(layers - 1 - state.layers_done, -1, -1):
-                out = np.zeros(sizes[layer], dtype=DTYPE)
-                if out.size:
-                    _solve_layer(layer, window, starts[layer + 1], out, shape, ROW_TABLES)
+                out = solve(layer, int(sizes[layer]), window, int(starts[layer + 1]))
                 data = memoryview(out).cast("B")
                 handle.seek(PAYLOAD_OFFSET + 2 * int(starts[layer]))
                 handle.write(data)
@@ -504,7 +547,7 @@ def _locked(partial: Path, name: str) -> Iterator[bool]:
 
 
 @contextlib.contextmanager
-def _threads(threads: int | None) -> Iterator[int]:
+def threads_used(threads: int | None) -> Iterator[int]:
     """Run numba's parallel kernels on ``threads`` threads (default: all); yields the count."""
     previous = numba.get_num_threads()
     wanted = numba.config.NUMBA_NUM_THREADS if threads is None else threads

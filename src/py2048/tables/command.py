@@ -74,6 +74,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="threads to build with (default: every core)",
     )
+    build.add_argument(
+        "--ray",
+        dest="ray_address",
+        metavar="ADDRESS",
+        help="solve each large layer as tasks on this Ray cluster (py2048[ray] on every "
+        "machine); the file and the resuming stay on this machine",
+    )
     list_ = commands.add_parser("list", help="show every table: size, build time, file, state")
     verify = commands.add_parser(
         "verify", help="check built tables whole (exit status 1 if one is bad)"
@@ -97,7 +104,14 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"{_not_a_folder(folder)}; no table can be in it.")
         return 1
     if args.tables_command == "build":
-        return build(args.names, folder, console, force=args.force, threads=args.threads)
+        return build(
+            args.names,
+            folder,
+            console,
+            force=args.force,
+            threads=args.threads,
+            ray_address=args.ray_address,
+        )
     if args.tables_command == "list":
         return list_tables(folder, console)
     return verify(args.names, folder, console)
@@ -113,9 +127,27 @@ def build(
     *,
     force: bool = False,
     threads: int | None = None,
+    ray_address: str | None = None,
 ) -> int:
     """Build the named tables (the default set if none); 130 if stopped by Ctrl-C, 1 if the
-    disk refused a write."""
+    disk refused a write. With ``ray_address`` the cluster is reached first (ValueError if it
+    cannot be), and stays connected for every table."""
+    if ray_address is not None:
+        from py2048.cluster import ray_connection
+
+        with ray_connection(ray_address):
+            return _build_all(names, folder, console, force, threads, ray_address)
+    return _build_all(names, folder, console, force, threads, None)
+
+
+def _build_all(
+    names: list[str],
+    folder: Path,
+    console: Console,
+    force: bool,
+    threads: int | None,
+    ray_address: str | None,
+) -> int:
     chosen = _chosen(names)
     if not names:
         left_out = [f.name for f in formations.FORMATIONS if f not in chosen]
@@ -138,7 +170,9 @@ def build(
                     "--force rebuilds it."
                 )
                 continue
-        status = _build_one(formation, folder, console, force=force, threads=threads)
+        status = _build_one(
+            formation, folder, console, force=force, threads=threads, ray_address=ray_address
+        )
         if status:
             return status
     return 0
@@ -170,7 +204,13 @@ def _not_a_folder(folder: Path) -> str:
 
 
 def _build_one(
-    formation: Formation, folder: Path, console: Console, *, force: bool, threads: int | None
+    formation: Formation,
+    folder: Path,
+    console: Console,
+    *,
+    force: bool,
+    threads: int | None,
+    ray_address: str | None = None,
 ) -> int:
     """Build one table with a progress bar; 0 when built, 130 if Ctrl-C stopped it and 1 if
     the disk refused a write (both leave it resumable)."""
@@ -201,7 +241,14 @@ def _build_one(
     started = time.monotonic()
     try:
         with progress:
-            path = build_table(formation, folder, progress=advance, threads=threads, restart=force)
+            path = build_table(
+                formation,
+                folder,
+                progress=advance,
+                threads=threads,
+                restart=force,
+                ray_address=ray_address,
+            )
     except (KeyboardInterrupt, OSError) as error:
         done = state[0].positions_done / state[0].positions if state else 0.0
         why = "" if isinstance(error, KeyboardInterrupt) else f" ({_os_problem(error)})"
