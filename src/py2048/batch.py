@@ -1,15 +1,18 @@
-"""Many games of 2048 at once: N packed boards in numpy arrays, stepped in one compiled call.
+"""Many games of 2048 at once: N boards in numpy arrays, stepped in one compiled call.
 
 For people who write their own training loops (and for :mod:`py2048.env`, which builds on the
-same row kernels). Nothing here needs Gymnasium. Every game plays exactly as
-``py2048.Game(seed)``: game ``i`` of ``Batch(n, seed=s)`` is ``Game(s + i)``, and the same moves
-give the same boards and scores.
+same per-game kernels). Nothing here needs Gymnasium. Every game plays exactly as
+``py2048.Game(seed, size=size)``: game ``i`` of ``Batch(n, seed=s, size=size)`` is
+``Game(s + i, size=size)``, and the same moves give the same boards and scores.
 
 State lives in one ``(N, 6)`` uint64 array whose columns are the packed board (``lo``, ``hi``;
-see :mod:`py2048.engine.board`), the spawn key, the game's seed, its number of real moves and
-its score (:data:`STATE_LO` ... :data:`STATE_SCORE`, from :mod:`py2048.engine.rows`). A game
-that restarts without a seed of its own plays :func:`next_seed` of its seed, so a whole run of
-games follows from the first seeds.
+see :mod:`py2048.engine.board`; zero on boards other than 4x4), the spawn key, the game's seed,
+its number of real moves and its score (:data:`STATE_LO` ... :data:`STATE_SCORE`, from
+:mod:`py2048.engine.rows`). A 4x4 board is packed in its two words and moves through the engine's
+row tables; a board of any other size (3 to 8 rows and columns) is its cells' exponents, one
+row of an ``(N, rows * cols)`` uint8 array, and moves through :mod:`py2048.engine.grid`'s
+kernels. A game that restarts without a seed of its own plays :func:`next_seed` of its seed, so
+a whole run of games follows from the first seeds.
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ from py2048.checks import (
     checked_positive_int,
     seeds_for,
 )
-from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent, move
+from py2048.engine import grid
+from py2048.engine.board import (
+    ROW_TABLES,
+    BoardError,
+    legal_mask,
+    max_exponent,
+    move,
+    unpack,
+)
+from py2048.engine.rng import draw, seed_key
 from py2048.engine.rows import (
     STATE_COLUMNS,
     STATE_HI,
@@ -39,10 +51,11 @@ from py2048.engine.rows import (
     STATE_SEED,
     advance,
     next_seed,
-    restart,
     restart_from,
 )
-from py2048.observation import ONEHOT_PLANES, write_observation
+from py2048.engine.save import too_few_tiles
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
+from py2048.observation import onehot_planes, write_cells_observation, write_observation
 
 __all__ = [
     "STATE_COLUMNS",
@@ -59,47 +72,189 @@ __all__ = [
     "next_seed",
 ]
 
+TILE_SUM_LIMIT = 1 << 52
+"""A board given to start from (off 4x4) must hold tiles adding up to less than this. Each move
+adds at most 4, so no game played from it makes a tile of ``2 ** 53``: gains stay exact as
+float64 rewards, and scores fit their 64-bit column."""
+
+
+# --- one game of a batch, on any size -------------------------------------------------------
+
+
+class Boards(NamedTuple):
+    """Where a batch's boards are: packed in the state's ``lo`` and ``hi`` words (4x4, moved by
+    the row ``tables``), or as row-major exponents in ``cells`` (every other size)."""
+
+    tables: np.ndarray
+    """The engine's move tables (``engine.board.ROW_TABLES``)."""
+    cells: np.ndarray
+    """(N, rows * cols) uint8 exponents, a game per row; (N, 0) on 4x4."""
+    scratch: np.ndarray
+    """(rows * cols,) uint8: where a move is made before the game keeps it."""
+    rows: int
+    cols: int
+
+
+class Start(NamedTuple):
+    """The board a restart puts the selected games on (``use_board``), else their seeds'."""
+
+    lo: np.uint64
+    hi: np.uint64
+    """The board packed, on 4x4."""
+    cells: np.ndarray
+    """The board's row-major exponents, on other sizes (empty on 4x4)."""
+    use_board: bool
+
+
+def boards_for(size: BoardSize, n: int) -> Boards:
+    """Fresh storage for ``n`` boards of ``size``."""
+    if size.classic:
+        return Boards(ROW_TABLES, np.zeros((n, 0), np.uint8), np.zeros(0, np.uint8), 4, 4)
+    cells = np.zeros((n, size.cells), np.uint8)
+    return Boards(ROW_TABLES, cells, np.zeros(size.cells, np.uint8), size.rows, size.cols)
+
+
+def start_for(board: Sequence[Sequence[int]] | None, size: BoardSize) -> Start:
+    """The start a reset option ``board`` asks for, checked: rows of tile values of ``size``, at
+    least two tiles (as ``Game.from_board`` takes); BoardError (a ValueError) naming what is
+    wrong. None gives the seeds' own openings."""
+    if size.classic:
+        lo, hi, use_board = board_words(board)
+        return Start(lo, hi, np.zeros(0, np.uint8), use_board)
+    if board is None:
+        return Start(np.uint64(0), np.uint64(0), np.zeros(0, np.uint8), False)
+    _, exponents = grid.read_board(board, "board", size)
+    too_few = too_few_tiles(exponents)
+    if too_few:
+        raise BoardError(f"board: {too_few}")
+    total = sum(1 << e for e in exponents if e)
+    if total >= TILE_SUM_LIMIT:
+        raise BoardError(
+            f"board: its tiles add up to {total}; the batch API and the environments start "
+            "only from boards whose tiles add up to less than 2**52 (their scores and "
+            "rewards are exact below 2**53)"
+        )
+    return Start(np.uint64(0), np.uint64(0), np.array(exponents, np.uint8), True)
+
+
+def board_rows(boards: Boards, state: np.ndarray, i: int) -> list[list[int]]:
+    """Game ``i``'s board as rows of tile values (a fresh list)."""
+    if boards.cells.shape[1] == 0:
+        return unpack(int(state[i, STATE_LO]), int(state[i, STATE_HI]))
+    size = BoardSize(boards.rows, boards.cols)
+    return grid.tiles(boards.cells[i].tolist(), size)
+
+
+@njit(cache=True, nogil=True)
+def restart_game(boards: Boards, state: np.ndarray, i: int, seed: np.uint64, start: Start) -> None:
+    """Game ``i`` becomes ``Game(seed)``, or ``Game.from_board(board, seed=seed)`` with a
+    board (``start``)."""
+    if boards.cells.shape[1] == 0:
+        restart_from(state, i, seed, start.lo, start.hi, start.use_board)
+        return
+    key = seed_key(seed)
+    row = boards.cells[i]
+    if start.use_board:
+        row[:] = start.cells
+    else:
+        grid.start_into(key, row)
+    state[i, STATE_LO] = 0
+    state[i, STATE_HI] = 0
+    state[i, STATE_KEY] = key
+    state[i, STATE_SEED] = seed
+    state[i, STATE_MOVES] = 0
+    state[i, STATE_SCORE] = 0
+
+
+@njit(cache=True, nogil=True)
+def advance_game(boards: Boards, state: np.ndarray, i: int, action: int) -> tuple[int, bool]:
+    """Play ``action`` in game ``i`` as ``Game.step`` does: ``(gain, moved)``."""
+    if boards.cells.shape[1] == 0:
+        return advance(state, i, action, boards.tables)
+    row = boards.cells[i]
+    gain, moved = grid.slide_into(row, boards.rows, boards.cols, action, boards.scratch)
+    if not moved:
+        return 0, False
+    grid.place(boards.scratch, draw(state[i, STATE_KEY], state[i, STATE_MOVES] + np.uint64(2)))
+    row[:] = boards.scratch
+    state[i, STATE_MOVES] += np.uint64(1)
+    state[i, STATE_SCORE] += np.uint64(gain)
+    return gain, True
+
+
+@njit(cache=True, nogil=True)
+def legal_of(boards: Boards, state: np.ndarray, i: int) -> int:
+    """Game ``i``'s legal moves: bit ``d`` set when direction ``d`` changes its board."""
+    if boards.cells.shape[1] == 0:
+        return legal_mask(state[i, STATE_LO], state[i, STATE_HI], boards.tables)
+    return grid.legal_mask(boards.cells[i], boards.rows, boards.cols)
+
+
+@njit(cache=True, nogil=True)
+def top_of(boards: Boards, state: np.ndarray, i: int) -> int:
+    """The exponent of game ``i``'s largest tile."""
+    if boards.cells.shape[1] == 0:
+        return max_exponent(state[i, STATE_LO], state[i, STATE_HI])
+    return int(boards.cells[i].max())
+
+
+@njit(cache=True, nogil=True)
+def observe_game(boards: Boards, state: np.ndarray, i: int, out: np.ndarray) -> None:
+    """Write game ``i``'s observation into the flat buffer ``out`` (exponents or one-hot)."""
+    if boards.cells.shape[1] == 0:
+        write_observation(state[i, STATE_LO], state[i, STATE_HI], out)
+    else:
+        write_cells_observation(boards.cells[i], out)
+
 
 # --- whole-batch kernels --------------------------------------------------------------------
 
 
+class StepResult(NamedTuple):
+    """What one :meth:`Batch.step` did, one entry per game (fresh arrays every step)."""
+
+    gains: np.ndarray
+    """int64: points scored by the move (0 for a direction that did not move)."""
+    moved: np.ndarray
+    """bool: the direction changed the board (and a tile spawned)."""
+    over: np.ndarray
+    """bool: the game has no legal move left (with autoreset it has already restarted)."""
+    final_scores: np.ndarray
+    """int64: the final score of each game that is over (0 for the others)."""
+    final_max_tiles: np.ndarray
+    """int64: the largest tile of each game that is over (0 for the others)."""
+
+
 @njit(cache=True, nogil=True)
 def _restart_selected(
-    state: np.ndarray,
-    select: np.ndarray,
-    seeds: np.ndarray,
-    lo: np.uint64,
-    hi: np.uint64,
-    use_board: bool,
+    state: np.ndarray, boards: Boards, select: np.ndarray, seeds: np.ndarray, start: Start
 ) -> None:
     for i in range(state.shape[0]):
         if select[i]:
-            restart_from(state, i, seeds[i], lo, hi, use_board)
+            restart_game(boards, state, i, seeds[i], start)
 
 
 @njit(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
+    boards: Boards,
     actions: np.ndarray,
     autoreset: bool,
-    tables: np.ndarray,
-    gains: np.ndarray,
-    moved: np.ndarray,
-    over: np.ndarray,
-    final_scores: np.ndarray,
-    final_max_tiles: np.ndarray,
+    result: StepResult,
     legal: np.ndarray,
 ) -> None:
+    gains, moved, over, final_scores, final_max_tiles = result
+    no_board = Start(np.uint64(0), np.uint64(0), boards.scratch[:0], False)
     for i in range(state.shape[0]):
-        gains[i], moved[i] = advance(state, i, actions[i], tables)
-        mask = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
+        gains[i], moved[i] = advance_game(boards, state, i, actions[i])
+        mask = legal_of(boards, state, i)
         over[i] = mask == 0
         if mask == 0:
             final_scores[i] = state[i, STATE_SCORE]
-            final_max_tiles[i] = 1 << max_exponent(state[i, STATE_LO], state[i, STATE_HI])
+            final_max_tiles[i] = 1 << top_of(boards, state, i)
             if autoreset:
-                restart(state, i, next_seed(state[i, STATE_SEED]))
-                mask = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
+                restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
+                mask = legal_of(boards, state, i)
         else:
             final_scores[i] = 0
             final_max_tiles[i] = 0
@@ -107,22 +262,22 @@ def _step(
 
 
 @njit(cache=True, nogil=True)
-def _max_tiles(state: np.ndarray, out: np.ndarray) -> None:
+def _max_tiles(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = 1 << max_exponent(state[i, STATE_LO], state[i, STATE_HI])
+        out[i] = 1 << top_of(boards, state, i)
 
 
 @njit(cache=True, nogil=True)
-def _legal(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> None:
+def _legal(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
+        out[i] = legal_of(boards, state, i)
 
 
 @njit(cache=True, nogil=True)
-def _observe(state: np.ndarray, out: np.ndarray) -> None:
+def _observe(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
     flat = out.reshape(state.shape[0], out.size // state.shape[0])
     for i in range(state.shape[0]):
-        write_observation(state[i, STATE_LO], state[i, STATE_HI], flat[i])
+        observe_game(boards, state, i, flat[i])
 
 
 @njit(cache=True, nogil=True)
@@ -143,50 +298,59 @@ def _afterstates(
             legal[i, d] = new_lo != state[i, STATE_LO] or new_hi != state[i, STATE_HI]
 
 
+@njit(cache=True, nogil=True)
+def _grid_afterstates(
+    boards: Boards, out: np.ndarray, gains: np.ndarray, legal: np.ndarray
+) -> None:
+    for i in range(boards.cells.shape[0]):
+        for d in range(4):
+            gains[i, d], legal[i, d] = grid.slide_into(
+                boards.cells[i], boards.rows, boards.cols, d, out[i, d]
+            )
+
+
 # --- the Python API -------------------------------------------------------------------------
-
-
-class StepResult(NamedTuple):
-    """What one :meth:`Batch.step` did, one entry per game (fresh arrays every step)."""
-
-    gains: np.ndarray
-    """int64: points scored by the move (0 for a direction that did not move)."""
-    moved: np.ndarray
-    """bool: the direction changed the board (and a tile spawned)."""
-    over: np.ndarray
-    """bool: the game has no legal move left (with autoreset it has already restarted)."""
-    final_scores: np.ndarray
-    """int64: the final score of each game that is over (0 for the others)."""
-    final_max_tiles: np.ndarray
-    """int64: the largest tile of each game that is over (0 for the others)."""
 
 
 class Afterstates(NamedTuple):
     """Every game slid each way without a spawn: arrays of shape (N, 4), one column per action."""
 
     lo: np.ndarray
+    """uint64: the packed boards, on 4x4 (zero on other sizes: read ``boards``)."""
     hi: np.ndarray
     gains: np.ndarray
     legal: np.ndarray
     """bool: the action changes the board."""
+    boards: np.ndarray | None = None
+    """On sizes other than 4x4, the boards' exponents: (N, 4, rows, cols) uint8; None on 4x4."""
 
 
 class Batch:
     """N games stepped together: ``Batch(1024, seed=0).step(actions)``.
 
-    Game ``i`` starts as ``Game(seed + i)`` (or ``Game(seed[i])`` for a sequence of seeds; fresh
-    random seeds for ``None``). The array properties are views of the live state: copy them to
-    keep a snapshot.
+    Game ``i`` starts as ``Game(seed + i, size=size)`` (or ``Game(seed[i], size=size)`` for a
+    sequence of seeds; fresh random seeds for ``None``). ``size`` is ``(rows, cols)``, ``"5x5"``
+    or a :class:`~py2048.engine.size.BoardSize`, each side 3 to 8; 4x4 by default. The array
+    properties are views of the live state: copy them to keep a snapshot.
     """
 
-    __slots__ = ("legal", "state")
+    __slots__ = ("_boards", "legal", "size", "state")
 
-    def __init__(self, n: int, seed: SeedLike = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        seed: SeedLike = None,
+        *,
+        size: BoardSize | tuple[int, int] | str | None = None,
+    ) -> None:
         n = checked_positive_int("the number of games", n)
+        self.size = DEFAULT_SIZE if size is None else parse_size(size)
+        """The boards' shape, (rows, cols)."""
         self.state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
         """(N, 6) uint64, a game per row: columns STATE_LO, ..., STATE_SCORE of this module."""
         self.legal = np.zeros(n, dtype=np.uint8)
         """(N,) uint8 bitmask of legal actions (bit d set when action d moves), kept current."""
+        self._boards = boards_for(self.size, n)
         self.reset(seed)
 
     @property
@@ -195,11 +359,23 @@ class Batch:
 
     @property
     def lo(self) -> np.ndarray:
+        """The packed 4x4 boards' low words (see :mod:`py2048.engine.board`)."""
+        self._require_packed("lo")
         return self.state[:, STATE_LO]
 
     @property
     def hi(self) -> np.ndarray:
+        """The packed 4x4 boards' high words."""
+        self._require_packed("hi")
         return self.state[:, STATE_HI]
+
+    @property
+    def cells(self) -> np.ndarray:
+        """(N, rows * cols) uint8: the boards' row-major exponents, on sizes other than 4x4
+        (4x4 boards are packed in ``lo`` and ``hi``; ``observe()`` reads every size)."""
+        if self.size.classic:
+            raise ValueError("4x4 boards are packed in batch.lo and batch.hi: use observe()")
+        return self._boards.cells
 
     @property
     def seeds(self) -> np.ndarray:
@@ -222,14 +398,14 @@ class Batch:
         """Restart the games selected by ``mask`` (all by default) from the given seeds.
 
         ``seed`` is an int (game ``i`` gets ``seed + i``), a sequence of N seeds, or None (fresh
-        random seeds). With ``board`` (4 rows of 4 tile values), the games start from that
-        board, as ``Game.from_board(board, seed=...)`` does.
+        random seeds). With ``board`` (rows of tile values, shaped as the batch's size), the
+        games start from that board, as ``Game.from_board(board, seed=...)`` does.
         """
         select = np.ones(self.n, dtype=bool) if mask is None else checked_mask(mask, self.n)
         seeds = seeds_for(seed, self.n)
-        lo, hi, use_board = board_words(board)
-        _restart_selected(self.state, select, seeds, lo, hi, use_board)
-        _legal(self.state, ROW_TABLES, self.legal)
+        start = start_for(board, self.size)
+        _restart_selected(self.state, self._boards, select, seeds, start)
+        _legal(self.state, self._boards, self.legal)
 
     def step(self, actions: Sequence[int] | np.ndarray, *, autoreset: bool = False) -> StepResult:
         """Play one action in every game (0 up, 1 right, 2 down, 3 left) in one compiled call.
@@ -247,20 +423,26 @@ class Batch:
             np.empty(n, np.int64),
             np.empty(n, np.int64),
         )
-        _step(self.state, checked, autoreset, ROW_TABLES, *result, self.legal)
+        _step(self.state, self._boards, checked, autoreset, result, self.legal)
         return result
 
     def observe(self, onehot: bool = False) -> np.ndarray:
-        """Exponents as (N, 4, 4) uint8, or one-hot planes as (N, 18, 4, 4) uint8."""
-        shape = (self.n, ONEHOT_PLANES, 4, 4) if onehot else (self.n, 4, 4)
+        """Exponents as (N, rows, cols) uint8, or one-hot planes as (N, planes, rows, cols)
+        uint8 (plane ``e`` marks exponent ``e``; 18 planes on 4x4, one per exponent from 0 to
+        the size's largest)."""
+        rows, cols = self.size
+        if onehot:
+            shape: tuple[int, ...] = (self.n, onehot_planes(self.size), rows, cols)
+        else:
+            shape = (self.n, rows, cols)
         out = np.empty(shape, dtype=np.uint8)
-        _observe(self.state, out)
+        _observe(self.state, self._boards, out)
         return out
 
     def max_tiles(self) -> np.ndarray:
         """(N,) int64: each game's largest tile."""
         out = np.empty(self.n, dtype=np.int64)
-        _max_tiles(self.state, out)
+        _max_tiles(self.state, self._boards, out)
         return out
 
     def action_masks(self) -> np.ndarray:
@@ -268,13 +450,25 @@ class Batch:
         return ((self.legal[:, None] >> np.arange(4, dtype=np.uint8)) & 1).astype(np.int8)
 
     def afterstates(self) -> Afterstates:
-        """Each game slid in each direction without a spawn (the afterstates of TD learning)."""
+        """Each game slid in each direction without a spawn (the afterstates of TD learning):
+        packed in ``lo`` and ``hi`` on 4x4, as exponents in ``boards`` on other sizes."""
         n = self.n
-        result = Afterstates(
-            np.empty((n, 4), np.uint64),
-            np.empty((n, 4), np.uint64),
-            np.empty((n, 4), np.int64),
-            np.empty((n, 4), np.bool_),
-        )
-        _afterstates(self.state, ROW_TABLES, *result)
-        return result
+        gains = np.empty((n, 4), np.int64)
+        legal = np.empty((n, 4), np.bool_)
+        if not self.size.classic:
+            rows, cols = self.size
+            boards = np.empty((n, 4, rows * cols), np.uint8)
+            _grid_afterstates(self._boards, boards, gains, legal)
+            zeros = np.zeros((n, 4), np.uint64)
+            return Afterstates(zeros, zeros.copy(), gains, legal, boards.reshape(n, 4, rows, cols))
+        lo = np.empty((n, 4), np.uint64)
+        hi = np.empty((n, 4), np.uint64)
+        _afterstates(self.state, ROW_TABLES, lo, hi, gains, legal)
+        return Afterstates(lo, hi, gains, legal)
+
+    def _require_packed(self, name: str) -> None:
+        if not self.size.classic:
+            raise ValueError(
+                f"batch.{name}: only 4x4 boards are packed; this batch is {self.size}: "
+                "read batch.cells or observe()"
+            )

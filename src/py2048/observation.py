@@ -1,9 +1,11 @@
 """What a learner sees of a game: its board as an observation, and its legal moves as a mask.
 
-An observation is the board's 16 exponents, or one-hot planes (:data:`ONEHOT_PLANES` of them,
-plane ``e`` marking the cells that hold exponent ``e``). :class:`py2048.batch.Batch` and the
-Gymnasium environments (:mod:`py2048.env`) write theirs with these kernels; the rules stay in
-:mod:`py2048.engine`, which knows nothing of learners.
+An observation is the board's exponents, one per cell (16 on 4x4), or one-hot planes (plane
+``e`` marking the cells that hold exponent ``e``; :func:`onehot_planes` of them for a size,
+:data:`ONEHOT_PLANES` on 4x4). :class:`py2048.batch.Batch` and the Gymnasium environments
+(:mod:`py2048.env`) write theirs with these kernels: :func:`write_observation` from a packed 4x4
+board, :func:`write_cells_observation` from the exponents of a board of any size. The rules
+stay in :mod:`py2048.engine`, which knows nothing of learners.
 """
 
 from __future__ import annotations
@@ -12,9 +14,15 @@ import numpy as np
 from numba import njit
 
 from py2048.engine.board import MAX_EXPONENT, cell_exponent
+from py2048.engine.size import BoardSize
 
 ONEHOT_PLANES = MAX_EXPONENT + 1
-"""Planes of a one-hot observation: plane ``e`` marks the cells holding exponent ``e``."""
+"""Planes of a one-hot 4x4 observation: plane ``e`` marks the cells holding exponent ``e``."""
+
+
+def onehot_planes(size: BoardSize) -> int:
+    """Planes of a one-hot observation on ``size``: one per exponent, 0 (empty) to the largest."""
+    return size.max_exponent + 1
 
 
 @njit(cache=True, nogil=True)
@@ -27,6 +35,19 @@ def write_observation(lo: np.uint64, hi: np.uint64, out: np.ndarray) -> None:
         out[:] = 0
         for cell in range(16):
             out[cell_exponent(lo, hi, cell) * 16 + cell] = 1
+
+
+@njit(cache=True, nogil=True)
+def write_cells_observation(cells: np.ndarray, out: np.ndarray) -> None:
+    """Write a board of any size (its row-major exponents) into a flat buffer: the exponents
+    themselves, or one-hot planes (plane ``e`` at ``out[e * cells.size:]``)."""
+    n = cells.size
+    if out.size == n:
+        out[:] = cells
+    else:
+        out[:] = 0
+        for cell in range(n):
+            out[cells[cell] * n + cell] = 1
 
 
 @njit(cache=True, nogil=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from py2048.engine.board import pack
 from py2048.env import Game2048Env
 from py2048.env.render import GAP, SIDE, TILE, TILE_COLOURS, ansi, rgb_array
 
@@ -21,7 +20,7 @@ def test_every_tile_has_its_own_colour() -> None:
 
 
 def test_picture_shows_each_tile_in_its_colour_with_its_value_drawn() -> None:
-    picture = rgb_array(*pack(LADDER))
+    picture = rgb_array(LADDER)
     assert picture.shape == (SIDE, SIDE, 3) and picture.dtype == np.uint8
     for r in range(4):
         for c in range(4):
@@ -35,13 +34,13 @@ def test_picture_shows_each_tile_in_its_colour_with_its_value_drawn() -> None:
 
 
 def test_different_boards_give_different_pictures() -> None:
-    one = rgb_array(*pack([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]))
-    other = rgb_array(*pack([[4, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]))
+    one = rgb_array([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    other = rgb_array([[4, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     assert not np.array_equal(one, other)
 
 
 def test_text_shows_score_and_rows() -> None:
-    text = ansi(*pack(LADDER), 1234)
+    text = ansi(LADDER, 1234)
     lines = text.splitlines()
     assert lines[0] == "score 1234"
     assert lines[4].split() == ["8192", "16384", "65536", "."]
@@ -50,10 +49,10 @@ def test_text_shows_score_and_rows() -> None:
 def test_environment_renders_its_current_board() -> None:
     env = Game2048Env(render_mode="ansi")
     env.reset(seed=0, options={"board": LADDER})
-    assert env.render() == ansi(*pack(LADDER), 0)
+    assert env.render() == ansi(LADDER, 0)
     pictures = Game2048Env(render_mode="rgb_array")
     pictures.reset(seed=0, options={"board": LADDER})
-    assert np.array_equal(pictures.render(), rgb_array(*pack(LADDER)))
+    assert np.array_equal(pictures.render(), rgb_array(LADDER))
 
 
 def test_render_without_a_render_mode_warns_and_returns_nothing() -> None:

@@ -7,19 +7,26 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from py2048.engine.board import MAX_EXPONENT
-from py2048.observation import ONEHOT_PLANES
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
+from py2048.observation import onehot_planes
 
 OBS_MODES = ("exponents", "onehot")
 ILLEGAL_ACTIONS = ("ignore", "terminate")
 RENDER_MODES = ("ansi", "rgb_array")
 
 
-def observation_space(obs_mode: str) -> spaces.Box:
-    """(4, 4) exponents 0-17, or (18, 4, 4) one-hot planes; uint8 either way."""
+def observation_space(obs_mode: str, size: BoardSize = DEFAULT_SIZE) -> spaces.Box:
+    """(rows, cols) exponents from 0 to the size's largest (17 on 4x4), or (planes, rows, cols)
+    one-hot planes (18 on 4x4); uint8 either way."""
     if obs_mode == "onehot":
-        return spaces.Box(0, 1, shape=(ONEHOT_PLANES, 4, 4), dtype=np.uint8)
-    return spaces.Box(0, MAX_EXPONENT, shape=(4, 4), dtype=np.uint8)
+        return spaces.Box(0, 1, shape=(onehot_planes(size), *size), dtype=np.uint8)
+    return spaces.Box(0, size.max_exponent, shape=tuple(size), dtype=np.uint8)
+
+
+def board_size(size: object) -> BoardSize:
+    """The ``size`` option: ``(rows, cols)``, ``"5x5"``, a side or None (4x4); ValueError naming
+    it otherwise."""
+    return DEFAULT_SIZE if size is None else parse_size(size, "size")
 
 
 def check_choice(name: str, value: object, choices: tuple[str | None, ...]) -> None:

@@ -11,22 +11,29 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 from numba import njit
 
-from py2048.checks import board_words
-from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
-from py2048.engine.rng import SEED_LIMIT, validate_seed
-from py2048.engine.rows import (
-    STATE_COLUMNS,
-    STATE_HI,
-    STATE_LO,
-    STATE_SCORE,
-    STATE_SEED,
-    advance,
-    next_seed,
-    restart_from,
+from py2048.batch import (
+    Boards,
+    Start,
+    advance_game,
+    board_rows,
+    boards_for,
+    legal_of,
+    observe_game,
+    restart_game,
+    start_for,
+    top_of,
 )
+from py2048.engine.rng import SEED_LIMIT, validate_seed
+from py2048.engine.rows import STATE_COLUMNS, STATE_HI, STATE_LO, STATE_SCORE, STATE_SEED, next_seed
+from py2048.engine.size import BoardSize
 from py2048.env import render
-from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
-from py2048.observation import write_observation
+from py2048.env.options import (
+    RENDER_MODES,
+    board_size,
+    check_options,
+    check_reset_options,
+    observation_space,
+)
 
 _ACTION_MASKS = np.array([[(m >> d) & 1 for d in range(4)] for m in range(16)], dtype=np.int8)
 """Row ``m`` is the action mask of legal-move bitmask ``m``."""
@@ -40,43 +47,37 @@ def action_mask(legal: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _step_one(
-    state: np.ndarray, action: int, tables: np.ndarray, obs: np.ndarray
+    state: np.ndarray, boards: Boards, action: int, obs: np.ndarray
 ) -> tuple[int, bool, int, int, int]:
-    gain, moved = advance(state, 0, action, tables)
-    lo, hi = state[0, STATE_LO], state[0, STATE_HI]
-    write_observation(lo, hi, obs.reshape(obs.size))
-    return gain, moved, legal_mask(lo, hi, tables), max_exponent(lo, hi), state[0, STATE_SCORE]
+    gain, moved = advance_game(boards, state, 0, action)
+    observe_game(boards, state, 0, obs.reshape(obs.size))
+    return gain, moved, legal_of(boards, state, 0), top_of(boards, state, 0), state[0, STATE_SCORE]
 
 
 @njit(cache=True, nogil=True)
 def _reset_one(
-    state: np.ndarray,
-    seed: np.uint64,
-    board_lo: np.uint64,
-    board_hi: np.uint64,
-    use_board: bool,
-    tables: np.ndarray,
-    obs: np.ndarray,
+    state: np.ndarray, boards: Boards, seed: np.uint64, start: Start, obs: np.ndarray
 ) -> tuple[int, int]:
-    restart_from(state, 0, seed, board_lo, board_hi, use_board)
-    lo, hi = state[0, STATE_LO], state[0, STATE_HI]
-    write_observation(lo, hi, obs.reshape(obs.size))
-    return legal_mask(lo, hi, tables), max_exponent(lo, hi)
+    restart_game(boards, state, 0, seed, start)
+    observe_game(boards, state, 0, obs.reshape(obs.size))
+    return legal_of(boards, state, 0), top_of(boards, state, 0)
 
 
 class Game2048Env(gym.Env[np.ndarray, int]):
     """2048 by the official rules, registered as ``py2048/2048-v0``.
 
-    Actions: 0 up, 1 right, 2 down, 3 left. Observation: (4, 4) uint8 exponents (0 empty, 1 for
-    2, ..., 17 for 131072), or (18, 4, 4) one-hot planes with ``obs_mode="onehot"``. Reward: the
-    points the move scored. An action that does not move the board changes nothing (no spawn)
-    and earns ``illegal_penalty``; with ``illegal_action="terminate"`` it also ends the episode.
-    The episode terminates when no move is left.
+    ``size`` is the board's shape: ``(rows, cols)`` or ``"5x5"``, each side 3 to 8 (4x4 by
+    default). Actions: 0 up, 1 right, 2 down, 3 left. Observation: (rows, cols) uint8 exponents
+    (0 empty, 1 for 2, ..., 17 for 131072 on 4x4: up to the size's largest tile), or (planes,
+    rows, cols) one-hot planes with ``obs_mode="onehot"`` (18 on 4x4). Reward: the points the
+    move scored. An action that does not move the board changes nothing (no spawn) and earns
+    ``illegal_penalty``; with ``illegal_action="terminate"`` it also ends the episode. The
+    episode terminates when no move is left.
 
-    ``reset(seed=s)`` starts ``py2048.Game(s)``: same opening, same spawns for the same moves;
-    ``reset(seed=s, options={"board": rows})`` starts ``Game.from_board(rows, seed=s)``.
-    ``reset()`` without a seed starts the game ``py2048.batch.next_seed`` of the last one (a
-    random game the first time), so one seed fixes a whole series of episodes.
+    ``reset(seed=s)`` starts ``py2048.Game(s, size=size)``: same opening, same spawns for the
+    same moves; ``reset(seed=s, options={"board": rows})`` starts ``Game.from_board(rows,
+    seed=s)``. ``reset()`` without a seed starts the game ``py2048.batch.next_seed`` of the last
+    one (a random game the first time), so one seed fixes a whole series of episodes.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
@@ -85,37 +86,50 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         self,
         render_mode: str | None = None,
         *,
+        size: BoardSize | tuple[int, int] | str | None = None,
         obs_mode: str = "exponents",
         illegal_penalty: float = 0.0,
         illegal_action: str = "ignore",
     ) -> None:
         self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
+        self.size = board_size(size)
+        """The board's shape, (rows, cols)."""
         self.render_mode = render_mode
         self.obs_mode = obs_mode
         self.illegal_action = illegal_action
         self._illegal_ends = illegal_action == "terminate"
-        self.observation_space = observation_space(obs_mode)
+        self.observation_space = observation_space(obs_mode, self.size)
         self.action_space = spaces.Discrete(4)  # type: ignore[assignment]  # np.int64 is an int
         self._obs_shape = self.observation_space.shape
         self._state = np.zeros((1, STATE_COLUMNS), dtype=np.uint64)
+        self._boards = boards_for(self.size, 1)
         self._started = False
 
     @property
     def game_seed(self) -> int | None:
-        """Seed of the game being played: ``py2048.Game.replay(seed, moves)`` rebuilds it."""
+        """Seed of the game being played: ``py2048.Game.replay(seed, moves, size=size)``
+        rebuilds it."""
         return int(self._state[0, STATE_SEED]) if self._started else None
 
     @property
-    def packed(self) -> tuple[int, int]:
-        """The board as the engine's ``(lo, hi)`` words."""
+    def board(self) -> list[list[int]]:
+        """The board as rows of tile values (a fresh list), as ``py2048.Game.board`` gives it."""
         self._require_game()
+        return board_rows(self._boards, self._state, 0)
+
+    @property
+    def packed(self) -> tuple[int, int]:
+        """The 4x4 board as the engine's ``(lo, hi)`` words (ValueError on other sizes)."""
+        self._require_game()
+        if not self.size.classic:
+            raise ValueError(f"only 4x4 boards are packed; this board is {self.size}: read board")
         return int(self._state[0, STATE_LO]), int(self._state[0, STATE_HI])
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         options = check_reset_options(options, ("board",))
-        board_lo, board_hi, use_board = board_words(options.get("board"))
+        start = start_for(options.get("board"), self.size)
         game_seed = None if seed is None else validate_seed(seed)
         super().reset(seed=seed)
         if game_seed is None:
@@ -125,9 +139,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
                 else int(self.np_random.integers(SEED_LIMIT))
             )
         obs = np.empty(self._obs_shape, dtype=np.uint8)
-        mask, top = _reset_one(
-            self._state, np.uint64(game_seed), board_lo, board_hi, use_board, ROW_TABLES, obs
-        )
+        mask, top = _reset_one(self._state, self._boards, np.uint64(game_seed), start, obs)
         self._started = True
         info = {"action_mask": action_mask(mask), "score": 0, "max_tile": 1 << top, "moved": False}
         return obs, info
@@ -144,7 +156,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
                 f"action must be 0 (up), 1 (right), 2 (down) or 3 (left), got {action!r}"
             )
         obs = np.empty(self._obs_shape, dtype=np.uint8)
-        gain, moved, mask, top, score = _step_one(self._state, direction, ROW_TABLES, obs)
+        gain, moved, mask, top, score = _step_one(self._state, self._boards, direction, obs)
         if moved:
             reward = float(gain)
             terminated = mask == 0
@@ -163,10 +175,10 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         if self.render_mode is None:
             gym.logger.warn('render() needs render_mode="ansi" or "rgb_array" at creation')
             return None
-        lo, hi = self.packed
+        board = self.board
         if self.render_mode == "ansi":
-            return render.ansi(lo, hi, int(self._state[0, STATE_SCORE]))
-        return render.rgb_array(lo, hi)
+            return render.ansi(board, int(self._state[0, STATE_SCORE]))
+        return render.rgb_array(board)
 
     def _require_game(self) -> None:
         if not self._started:

@@ -17,30 +17,37 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numba import njit
 
+from py2048.batch import (
+    Boards,
+    Start,
+    advance_game,
+    board_rows,
+    boards_for,
+    legal_of,
+    observe_game,
+    restart_game,
+    start_for,
+    top_of,
+)
 from py2048.checks import (
-    board_words,
     checked_actions,
     checked_mask,
     checked_positive_int,
     is_integer,
     seeds_for,
 )
-from py2048.engine.board import ROW_TABLES, legal_mask, max_exponent
 from py2048.engine.rng import SEED_LIMIT, validate_seed
-from py2048.engine.rows import (
-    STATE_COLUMNS,
-    STATE_HI,
-    STATE_LO,
-    STATE_SCORE,
-    STATE_SEED,
-    advance,
-    next_seed,
-    restart,
-    restart_from,
-)
+from py2048.engine.rows import STATE_COLUMNS, STATE_SCORE, STATE_SEED, next_seed
+from py2048.engine.size import BoardSize
 from py2048.env import render
-from py2048.env.options import RENDER_MODES, check_options, check_reset_options, observation_space
-from py2048.observation import write_mask_row, write_observation
+from py2048.env.options import (
+    RENDER_MODES,
+    board_size,
+    check_options,
+    check_reset_options,
+    observation_space,
+)
+from py2048.observation import write_mask_row
 
 _NEXT_STEP, _SAME_STEP, _DISABLED = 0, 1, 2
 _MODE_CODES = {
@@ -61,8 +68,6 @@ class _Rules(NamedTuple):
     """The reward of an action that does not move."""
     max_steps: int
     """Truncate episodes at this many steps; 0 for never."""
-    tables: np.ndarray
-    """The engine's move tables (``engine.board.ROW_TABLES``)."""
 
 
 class _Episodes(NamedTuple):
@@ -102,58 +107,49 @@ class _Finals(NamedTuple):
     moved: np.ndarray
 
 
-class _Start(NamedTuple):
-    """The board a reset starts the selected games from (``use_board``), else their seeds'."""
-
-    lo: np.uint64
-    hi: np.uint64
-    use_board: bool
-
-
 @njit(cache=True, nogil=True)
 def _record(
     state: np.ndarray,
+    boards: Boards,
     i: int,
-    tables: np.ndarray,
     obs: np.ndarray,
     masks: np.ndarray,
     scores: np.ndarray,
     max_tiles: np.ndarray,
 ) -> int:
     """Write game ``i``'s observation and info entries; return its legal-move bitmask."""
-    lo, hi = state[i, STATE_LO], state[i, STATE_HI]
-    write_observation(lo, hi, obs[i])
-    mask = legal_mask(lo, hi, tables)
+    observe_game(boards, state, i, obs[i])
+    mask = legal_of(boards, state, i)
     write_mask_row(mask, masks, i)
     scores[i] = state[i, STATE_SCORE]
-    max_tiles[i] = 1 << max_exponent(lo, hi)
+    max_tiles[i] = 1 << top_of(boards, state, i)
     return mask
 
 
 @njit(cache=True, nogil=True)
 def _reset(
     state: np.ndarray,
+    boards: Boards,
     select: np.ndarray,
     seeds: np.ndarray,
-    start: _Start,
-    tables: np.ndarray,
+    start: Start,
     report: _Report,
 ) -> None:
-    board_lo, board_hi, use_board = start
     obs, masks, scores, max_tiles = report
     n = state.shape[0]
     flat = obs.reshape(n, obs.size // n)
     for i in range(n):
         if select[i]:
-            restart_from(state, i, seeds[i], board_lo, board_hi, use_board)
-            _record(state, i, tables, flat, masks, scores, max_tiles)
+            restart_game(boards, state, i, seeds[i], start)
+            _record(state, boards, i, flat, masks, scores, max_tiles)
         else:
-            write_observation(state[i, STATE_LO], state[i, STATE_HI], flat[i])
+            observe_game(boards, state, i, flat[i])
 
 
 @njit(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
+    boards: Boards,
     actions: np.ndarray,
     rules: _Rules,
     episodes: _Episodes,
@@ -161,7 +157,8 @@ def _step(
     outcome: _Outcome,
     finals: _Finals,
 ) -> None:
-    mode, illegal_ends, penalty, max_steps, tables = rules
+    mode, illegal_ends, penalty, max_steps = rules
+    no_board = Start(np.uint64(0), np.uint64(0), boards.scratch[:0], False)
     steps, pending = episodes
     obs, masks, scores, max_tiles = report
     rewards, terminated, truncated, moved = outcome
@@ -172,20 +169,20 @@ def _step(
     for i in range(n):
         finished[i] = False
         if pending[i] and mode == _NEXT_STEP:
-            restart(state, i, next_seed(state[i, STATE_SEED]))
+            restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
             steps[i] = 0
             pending[i] = False
             rewards[i] = 0.0
             terminated[i] = False
             truncated[i] = False
             moved[i] = False
-            _record(state, i, tables, flat, masks, scores, max_tiles)
+            _record(state, boards, i, flat, masks, scores, max_tiles)
             continue
-        gain, did_move = advance(state, i, actions[i], tables)
+        gain, did_move = advance_game(boards, state, i, actions[i])
         steps[i] += 1
         moved[i] = did_move
         rewards[i] = gain if did_move else penalty
-        mask = _record(state, i, tables, flat, masks, scores, max_tiles)
+        mask = _record(state, boards, i, flat, masks, scores, max_tiles)
         terminated[i] = mask == 0 or (illegal_ends and not did_move)
         truncated[i] = max_steps > 0 and steps[i] >= max_steps
         pending[i] = terminated[i] or truncated[i]
@@ -196,22 +193,23 @@ def _step(
             final_scores[i] = scores[i]
             final_max_tiles[i] = max_tiles[i]
             final_moved[i] = did_move
-            restart(state, i, next_seed(state[i, STATE_SEED]))
+            restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
             steps[i] = 0
             pending[i] = False
             moved[i] = False
-            _record(state, i, tables, flat, masks, scores, max_tiles)
+            _record(state, boards, i, flat, masks, scores, max_tiles)
 
 
 class Game2048VectorEnv(VectorEnv):
     """N independent games of :class:`~py2048.env.Game2048Env`, stepped in one compiled call.
 
-    ``reset(seed=s)`` starts game ``i`` as ``py2048.Game(s + i)`` (a list gives one seed per
-    game). ``autoreset_mode`` is Gymnasium's: "NextStep" (the default: the step after an episode
-    ends starts the next game and ignores its action), "SameStep" (the next game starts at
-    once; ``info["final_obs"]`` and ``info["final_info"]`` hold the end) or "Disabled" (reset
-    finished games with ``reset(options={"reset_mask": mask})``). ``options={"board": rows}``
-    starts the selected games from that board. A restarted game plays
+    ``size`` is the boards' shape, as :class:`~py2048.env.Game2048Env` takes it (4x4 by
+    default). ``reset(seed=s)`` starts game ``i`` as ``py2048.Game(s + i, size=size)`` (a list
+    gives one seed per game). ``autoreset_mode`` is Gymnasium's: "NextStep" (the default: the
+    step after an episode ends starts the next game and ignores its action), "SameStep" (the
+    next game starts at once; ``info["final_obs"]`` and ``info["final_info"]`` hold the end) or
+    "Disabled" (reset finished games with ``reset(options={"reset_mask": mask})``).
+    ``options={"board": rows}`` starts the selected games from that board. A restarted game plays
     ``py2048.batch.next_seed`` of its last seed. ``max_episode_steps`` truncates episodes.
     """
 
@@ -225,6 +223,7 @@ class Game2048VectorEnv(VectorEnv):
         self,
         num_envs: int = 1,
         *,
+        size: BoardSize | tuple[int, int] | str | None = None,
         render_mode: str | None = None,
         obs_mode: str = "exponents",
         illegal_penalty: float = 0.0,
@@ -235,6 +234,8 @@ class Game2048VectorEnv(VectorEnv):
         n = checked_positive_int("num_envs", num_envs)
         self._penalty = check_options(obs_mode, illegal_action, illegal_penalty, render_mode)
         mode = _autoreset_mode(autoreset_mode)
+        self.size = board_size(size)
+        """The boards' shape, (rows, cols)."""
         if max_episode_steps is not None:
             max_episode_steps = checked_positive_int("max_episode_steps", max_episode_steps)
         self.num_envs = n
@@ -247,13 +248,14 @@ class Game2048VectorEnv(VectorEnv):
         self._illegal_ends = illegal_action == "terminate"
         self._max_steps = 0 if max_episode_steps is None else int(max_episode_steps)
 
-        self.single_observation_space = observation_space(obs_mode)
+        self.single_observation_space = observation_space(obs_mode, self.size)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(4)
         self.action_space = batch_space(self.single_action_space, n)
         self._obs_shape = (n, *self.single_observation_space.shape)
 
         self._state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
+        self._boards = boards_for(self.size, n)
         self._started = np.zeros(n, dtype=bool)
         self._steps = np.zeros(n, dtype=np.int64)
         self._pending = np.zeros(n, dtype=bool)
@@ -263,9 +265,7 @@ class Game2048VectorEnv(VectorEnv):
         self._final_scores = np.zeros(n, dtype=np.int64)
         self._final_max_tiles = np.zeros(n, dtype=np.int64)
         self._final_moved = np.zeros(n, dtype=bool)
-        self._rules = _Rules(
-            self._mode, self._illegal_ends, self._penalty, self._max_steps, ROW_TABLES
-        )
+        self._rules = _Rules(self._mode, self._illegal_ends, self._penalty, self._max_steps)
         self._finals = _Finals(
             self._finished,
             self._final_obs,
@@ -287,16 +287,14 @@ class Game2048VectorEnv(VectorEnv):
         n = self.num_envs
         reset_mask = options.get("reset_mask")
         select = np.ones(n, dtype=bool) if reset_mask is None else checked_mask(reset_mask, n)
-        board_lo, board_hi, use_board = board_words(options.get("board"))
+        start = start_for(options.get("board"), self.size)
         seeds = self._seeds(seed, select)
         obs = np.empty(self._obs_shape, dtype=np.uint8)
         masks = np.zeros((n, 4), dtype=np.int8)
         scores = np.zeros(n, dtype=np.int64)
         max_tiles = np.zeros(n, dtype=np.int64)
-        start = _Start(board_lo, board_hi, use_board)
-        _reset(
-            self._state, select, seeds, start, ROW_TABLES, _Report(obs, masks, scores, max_tiles)
-        )
+        report = _Report(obs, masks, scores, max_tiles)
+        _reset(self._state, self._boards, select, seeds, start, report)
         self._started |= select
         self._steps[select] = 0
         self._pending[select] = False
@@ -326,6 +324,7 @@ class Game2048VectorEnv(VectorEnv):
         max_tiles = np.empty(n, dtype=np.int64)
         _step(
             self._state,
+            self._boards,
             checked,
             self._rules,
             _Episodes(self._steps, self._pending),
@@ -344,12 +343,13 @@ class Game2048VectorEnv(VectorEnv):
             return None
         if not self._started.all():
             raise ResetNeeded("call reset() first")
-        boards = [
-            (int(row[STATE_LO]), int(row[STATE_HI]), int(row[STATE_SCORE])) for row in self._state
-        ]
+        boards = [board_rows(self._boards, self._state, i) for i in range(self.num_envs)]
         if self.render_mode == "ansi":
-            return tuple(render.ansi(lo, hi, score) for lo, hi, score in boards)
-        return tuple(render.rgb_array(lo, hi) for lo, hi, _ in boards)
+            scores = self._state[:, STATE_SCORE].tolist()
+            return tuple(
+                render.ansi(board, score) for board, score in zip(boards, scores, strict=True)
+            )
+        return tuple(render.rgb_array(board) for board in boards)
 
     def _seeds(self, seed: int | list[int | None] | None, select: np.ndarray) -> np.ndarray:
         """Validated seeds for the selected games; unseeded games continue their series."""
