@@ -6,6 +6,12 @@ exactly ``Game(seed)`` played with ``best_move`` at the same settings (the tests
 with ``c-rand`` the spawns follow :mod:`py2048.solver.crand`. A game can also start from a
 given board (``Game.from_board(board, seed=seed)``, or ``srand(seed)`` then that board with
 c-rand), which is how ``benchmarks/endgame.py`` plays late-game positions on.
+
+A game on a board of another size (``size``, 3 to 8 rows and columns) is played by
+:func:`play_grid_game` with the search of :mod:`py2048.solver.grid_search`: exactly
+``Game(seed, size=size)`` played with ``best_move`` (c-rand reproduces another program's 4x4
+games, so it is 4x4 only). Good play on the largest boards does not end for millions of moves:
+``max_moves`` stops a game there, and its record says it was capped.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
+from py2048.engine import grid
 from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, play, start
 from py2048.engine.rng import seed_key, validate_seed
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver import crand
 from py2048.solver.endgame import ENDGAME_TABLES, NO_TABLES, TableSet, choose, endgame_tables
+from py2048.solver.grid_search import GRID_RECORDS, GridRun, decide, scratch_boards
 from py2048.solver.search import (
     COUNTER_SLOTS,
     NODES,
@@ -37,8 +46,16 @@ from py2048.solver.spawns import RNGS
 
 _PY2048, _C_RAND = 0, 1
 
-FIGURE_SCORE, FIGURE_MOVES, FIGURE_MAX_EXPONENT, FIGURE_NODES, FIGURE_TABLE_MOVES = range(5)
-"""Slots of the figures array a compiled game fills."""
+(
+    FIGURE_SCORE,
+    FIGURE_MOVES,
+    FIGURE_MAX_EXPONENT,
+    FIGURE_NODES,
+    FIGURE_TABLE_MOVES,
+    FIGURE_CAPPED,
+) = range(6)
+"""Slots of the figures array a compiled game fills (capped: 1 when ``max_moves`` stopped it)."""
+FIGURES = 6
 SEARCHED = np.uint64(2**64 - 1)
 """The chooser a trace row gives to a move the search chose (else the table's index)."""
 
@@ -54,10 +71,12 @@ class Opening(NamedTuple):
     hi: np.uint64
     from_board: bool
     """Start from ``(lo, hi)``, not from the seed's opening."""
+    max_moves: int = 0
+    """Stop the game after this many moves (0: play until no move is left)."""
 
 
 OPENING = types.NamedTuple(
-    (types.int64, types.uint64, types.uint64, types.uint64, types.boolean), Opening
+    (types.int64, types.uint64, types.uint64, types.uint64, types.boolean, types.int64), Opening
 )
 
 
@@ -77,9 +96,10 @@ OPENING = types.NamedTuple(
     nogil=True,
 )
 def play_game(opening, plan, evaluate, evaluation, table, endgame, tables, figures, trace):
-    """Play one game with the solver until no move is left; write its figures, and each move's
-    chooser and board into ``trace`` while rows last (a bench passes none)."""
-    generator, seed, lo, hi, from_board = opening
+    """Play one game with the solver until no move is left (or ``opening.max_moves`` were
+    made); write its figures, and each move's chooser and board into ``trace`` while rows last
+    (a bench passes none)."""
+    generator, seed, lo, hi, from_board, max_moves = opening
     key = seed_key(seed)
     c_rand = crand.new_state()
     if generator == _C_RAND:
@@ -100,6 +120,9 @@ def play_game(opening, plan, evaluate, evaluation, table, endgame, tables, figur
         run = Run(tables, generation, counters, 0.0, 0.0, 0)
         answered, reached = choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out)
         if answered < 0 and reached < 0:
+            break
+        if max_moves > 0 and moves >= max_moves:
+            figures[FIGURE_CAPPED] = 1
             break
         if moves < trace.shape[0]:
             trace[moves, 0] = np.uint64(answered) if answered >= 0 else SEARCHED
@@ -127,6 +150,60 @@ def play_game(opening, plan, evaluate, evaluation, table, endgame, tables, figur
     figures[FIGURE_TABLE_MOVES] = table_moves
 
 
+@njit(
+    types.void(
+        types.uint64,  # seed
+        types.uint8[::1],  # the board: the start board with from_board, then the game's
+        types.boolean,  # from_board: start from ``cells``, not from the seed's opening
+        types.int64,  # max_moves (0: none)
+        SEARCH_PLAN,
+        *GRID_RECORDS,
+        types.int64[::1],  # figures: score, moves, max exponent, nodes, 0, capped
+    ),
+    cache=True,
+    nogil=True,
+)
+def play_grid_game(seed, cells, from_board, max_moves, plan, weights, table, run, figures):
+    """Play one game on a board of ``run.rows`` by ``run.cols`` with the solver until no move is
+    left or ``max_moves`` were made; ``cells`` ends as the final board. A move whose merges
+    reach a tile of 2**62 (only on boards of 61 cells or more) scores nothing here."""
+    key = seed_key(seed)
+    if not from_board:
+        grid.start_into(key, cells)
+    after = np.empty_like(cells)
+    out = np.empty(4, dtype=np.float64)
+    score = 0
+    moves = 0
+    nodes = 0
+    generation = run.generation
+    while True:
+        generation += np.uint64(1)
+        position = GridRun(run.rows, run.cols, run.boards, generation, run.counters, 0.0, 0.0, 0)
+        reached = decide(cells, plan, weights, table, position, out)
+        if reached < 0:
+            break
+        if max_moves > 0 and moves >= max_moves:
+            figures[FIGURE_CAPPED] = 1
+            break
+        nodes += run.counters[NODES]
+        best = 0
+        for direction in range(1, 4):
+            if out[direction] > out[best]:
+                best = direction
+        gain, _, _, _ = grid.play_into(cells, run.rows, run.cols, best, key, moves + 2, after)
+        cells[:] = after
+        if gain > 0:
+            score += gain
+        moves += 1
+    top = 0
+    for cell in range(cells.size):
+        top = max(top, int(cells[cell]))
+    figures[FIGURE_SCORE] = score
+    figures[FIGURE_MOVES] = moves
+    figures[FIGURE_MAX_EXPONENT] = top
+    figures[FIGURE_NODES] = nodes
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One finished game, as ``2048 bench --json`` writes it."""
@@ -139,6 +216,8 @@ class GameRecord:
     nodes: int
     table_moves: int = 0
     """Moves the endgame tables chose (the others were searched)."""
+    capped: bool = False
+    """The game was stopped after ``max_moves`` moves, not played to its end."""
 
 
 def autoplay(
@@ -150,6 +229,8 @@ def autoplay(
     board: Sequence[Sequence[int]] | None = None,
     tables: bool | TableSet = True,
     trace: np.ndarray | None = None,
+    size: BoardSize | tuple[int, int] | str | None = None,
+    max_moves: int | None = None,
 ) -> GameRecord:
     """Play the game with this seed to the end with the solver and return its figures.
 
@@ -160,10 +241,23 @@ def autoplay(
     ``trace``, a (rows, 3) uint64 array, receives each of the first moves' chooser (the index
     of the table that chose it among the set's, or :data:`SEARCHED`) and the board it was
     played on (``lo``, ``hi``); ``GameRecord.moves`` says how many rows were filled, if fewer.
+
+    ``size`` plays a board of another size (see the module docstring; ``board`` must then have
+    that shape, ``evaluator`` may only be None or "heuristic", and ``tables`` and ``trace`` do
+    not apply). ``max_moves`` stops the game after that many moves (``GameRecord.capped``).
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
     seed = validate_seed(seed)
+    cap = _max_moves(max_moves)
+    chosen = DEFAULT_SIZE if size is None else parse_size(size)
+    if not chosen.classic:
+        if rng != "py2048":
+            raise ValueError(
+                f"rng {rng!r} reproduces another program's 4x4 games; a {chosen} game "
+                "spawns with py2048's own generator"
+            )
+        return _autoplay_grid(seed, plan, chosen, evaluator, board, cap)
     if rng == "c-rand" and seed >= crand.SEED_LIMIT:
         raise ValueError(f"a c-rand seed must be below 2**32, got {seed}")
     lo, hi = pack(board) if board is not None else (0, 0)
@@ -172,7 +266,7 @@ def autoplay(
     found = get_evaluator(evaluator)
     endgame = _table_set(tables).record
     table = transposition_table(plan.max_depth)
-    figures = np.zeros(5, dtype=np.int64)
+    figures = np.zeros(FIGURES, dtype=np.int64)
     started = time.perf_counter()
     opening = Opening(
         _C_RAND if rng == "c-rand" else _PY2048,
@@ -180,6 +274,7 @@ def autoplay(
         np.uint64(lo),
         np.uint64(hi),
         board is not None,
+        cap,
     )
     play_game(
         opening,
@@ -202,6 +297,54 @@ def autoplay(
         seconds=seconds,
         nodes=int(figures[FIGURE_NODES]),
         table_moves=int(figures[FIGURE_TABLE_MOVES]),
+        capped=bool(figures[FIGURE_CAPPED]),
+    )
+
+
+def _max_moves(max_moves: int | None) -> int:
+    if max_moves is None:
+        return 0
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        raise ValueError(f"max_moves must be 1 or more, got {max_moves!r}")
+    return max_moves
+
+
+def _autoplay_grid(
+    seed: int,
+    plan: SearchPlan,
+    size: BoardSize,
+    evaluator: str | Evaluator | None,
+    board: Sequence[Sequence[int]] | None,
+    max_moves: int,
+) -> GameRecord:
+    from py2048.solver.hint import check_grid_evaluator, weights_for
+
+    check_grid_evaluator(evaluator, size)
+    cells = grid.new_cells(size)
+    if board is not None:
+        _, exponents = grid.read_board(board, size=size)
+        cells[:] = exponents
+    weights = weights_for(size)
+    table = transposition_table(plan.max_depth)
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    run = GridRun(
+        size.rows, size.cols, scratch_boards(size.cells), np.uint64(0), counters, 0.0, 0.0
+    )
+    figures = np.zeros(FIGURES, dtype=np.int64)
+    started = time.perf_counter()
+    play_grid_game(
+        np.uint64(seed), cells, board is not None, max_moves, plan, weights, table, run, figures
+    )
+    seconds = time.perf_counter() - started
+    exponent = int(figures[FIGURE_MAX_EXPONENT])
+    return GameRecord(
+        seed=seed,
+        score=int(figures[FIGURE_SCORE]),
+        max_tile=1 << exponent if exponent else 0,
+        moves=int(figures[FIGURE_MOVES]),
+        seconds=seconds,
+        nodes=int(figures[FIGURE_NODES]),
+        capped=bool(figures[FIGURE_CAPPED]),
     )
 
 

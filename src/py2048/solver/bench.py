@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
+from py2048.engine.size import BoardSize, parse_size
 from py2048.solver.bench_games import (
     RAY_CONNECT_TIMEOUT_S,
     connect_to_ray,
@@ -111,6 +112,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "endgame formation), ntuple (the network alone) or heuristic",
     )
     parser.add_argument(
+        "--size",
+        type=_board_size,
+        default=BenchSettings.size,
+        help="board size, rows x columns from 3 to 8 (default: %(default)s); off 4x4 the games "
+        "play with the heuristic and py2048's spawns",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=positive_int,
+        metavar="N",
+        help="stop each game after N moves and count it as capped (good play on the largest "
+        "boards goes on for millions of moves); default: play every game to its end",
+    )
+    parser.add_argument(
         "--no-tables",
         dest="tables",
         action="store_false",
@@ -133,8 +148,17 @@ def run(args: argparse.Namespace) -> int:
         json_path=args.json_path,
         tables=args.tables,
         budget=args.budget,
+        size=args.size,
+        max_moves=args.max_moves,
     )
     return bench_in_terminal(settings.checked())
+
+
+def _board_size(text: str) -> BoardSize:
+    try:
+        return parse_size(text, "size")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def bench_in_terminal(settings: BenchSettings) -> int:
@@ -156,14 +180,16 @@ def _bench_in_terminal(settings: BenchSettings) -> int:
     from py2048.solver.report import summary_table
 
     console = Console()
+    capped = f", at most {settings.max_moves:,} moves a game" if settings.max_moves else ""
     where = (
         f"Ray at {settings.ray_address}"
         if settings.ray_address
         else (f"{settings.worker_count()} worker process(es)")
     )
     console.print(
-        f"py2048 bench: {settings.games} games, seeds {settings.seed}.."
-        f"{settings.seed + settings.games - 1}, {settings.label()}, rng {settings.rng}, {where}",
+        f"py2048 bench: {settings.board_size}, {settings.games} games, seeds {settings.seed}.."
+        f"{settings.seed + settings.games - 1}, {settings.label()}, rng {settings.rng}"
+        f"{capped}, {where}",
         soft_wrap=True,
     )
     loading = time.perf_counter()
@@ -172,9 +198,7 @@ def _bench_in_terminal(settings: BenchSettings) -> int:
     if network is not None:
         console.print(network, soft_wrap=True)
     if settings.ray_address is None and settings.worker_count() == 1:
-        from py2048.evaluation.registry import get_evaluator
-
-        get_evaluator(settings.evaluator)  # this process plays: load the network here too
+        settings.evaluator_name()  # this process plays: load the network here too
     console.print(
         f"loaded in {time.perf_counter() - loading:.2f} s (outside every clock)", soft_wrap=True
     )
@@ -198,14 +222,15 @@ def _bench_in_terminal(settings: BenchSettings) -> int:
             if not console.is_terminal:  # a log file gets one line a game instead of the bar
                 console.print(
                     f"game {finished[0]}/{settings.games}: seed {record.seed}, score "
-                    f"{record.score:,}, max tile {record.max_tile}, {record.moves:,} moves, "
+                    f"{record.score:,}, max tile {record.max_tile}, {record.moves:,} moves"
+                    f"{' (capped)' if record.capped else ''}, "
                     f"{_elapsed(time.perf_counter() - started)}",
                     soft_wrap=True,
                 )
 
         records = run_bench(settings, advance)
-    summary = summarize(records, time.perf_counter() - started)
-    console.print(summary_table(summary, settings.label()))
+    summary = summarize(records, time.perf_counter() - started, settings.board_size)
+    console.print(summary_table(summary, f"{settings.board_size}, {settings.label()}"))
     if settings.json_path is not None:
         text = json.dumps(bench_report(settings, records, summary), indent=1)
         try:

@@ -34,7 +34,9 @@ def play_one(seed: int, settings: BenchSettings) -> GameRecord:
         settings.plan(),
         rng=settings.rng,
         evaluator=settings.evaluator,
-        tables=settings.tables,
+        tables=settings.uses_tables,
+        size=settings.board_size,
+        max_moves=settings.max_moves,
     )
 
 

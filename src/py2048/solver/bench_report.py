@@ -18,10 +18,10 @@ def bench_report(
     settings: BenchSettings, records: list[GameRecord], summary: Summary
 ) -> dict[str, Any]:
     """The ``--json`` document: the settings, the summary and every game."""
-    from py2048.evaluation.registry import get_evaluator
-
     return {
         "settings": {
+            "size": str(settings.board_size),
+            "max_moves": settings.max_moves,
             "games": settings.games,
             "seed": settings.seed,
             "depth": settings.depth,
@@ -29,7 +29,7 @@ def bench_report(
             "preset": settings.preset,
             "budget": settings.budget,
             "rng": settings.rng,
-            "evaluator": get_evaluator(settings.evaluator).name,
+            "evaluator": settings.evaluator_name(),
             "network": _network(settings),
             "tables": list(_table_names(settings)),
             "workers": None if settings.ray_address else settings.worker_count(),
@@ -52,9 +52,7 @@ def network_line(settings: BenchSettings) -> str | None:
 
 
 def _network(settings: BenchSettings) -> dict[str, object] | None:
-    from py2048.evaluation.registry import get_evaluator
-
-    if not get_evaluator(settings.evaluator).name.startswith("ntuple"):
+    if not settings.evaluator_name().startswith("ntuple"):
         return None
     from py2048.evaluation.ntuple import network_in_use
 
@@ -66,6 +64,8 @@ def tables_line(settings: BenchSettings) -> str:
     same names as the JSON's ``settings.tables``)."""
     if not settings.tables:
         return "tables: none (--no-tables)"
+    if not settings.board_size.classic:
+        return f"tables: none (the endgame tables are for 4x4; this bench plays {settings.size})"
     from py2048.tables import tables_dir
 
     names = _table_names(settings)
@@ -81,7 +81,7 @@ def tables_line(settings: BenchSettings) -> str:
 
 def _table_names(settings: BenchSettings) -> tuple[str, ...]:
     """The endgame tables this process plays with (the workers open the same folder)."""
-    if not settings.tables:
+    if not settings.uses_tables:
         return ()
     from py2048.solver.endgame import endgame_tables
 

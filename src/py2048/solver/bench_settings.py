@@ -1,7 +1,9 @@
-"""What a ``2048 bench`` plays: its games, seeds, search budget, spawns, evaluation and workers.
+"""What a ``2048 bench`` plays: its board size, games, seeds, search budget, spawns, evaluation,
+move cap and workers.
 
 :class:`BenchSettings` holds them and checks them (for API callers too); nothing compiled loads
-until a bench runs.
+until a bench runs. Off 4x4 the games play with the heuristic (the only evaluation that judges
+every size), without endgame tables, and with py2048's own spawns.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from py2048.engine.integers import is_int
 from py2048.engine.rng import SEED_LIMIT
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
 from py2048.solver.spawns import RNGS
 
@@ -38,9 +41,16 @@ class BenchSettings:
     """Let the built endgame tables answer where they fit (``2048 tables build``)."""
     budget: str = "time"
     """How a preset caps each move: ``"time"`` or ``"nodes"`` (the same games under any load)."""
+    size: BoardSize = DEFAULT_SIZE
+    """The board: 4x4, or any of 3 to 8 rows and columns."""
+    max_moves: int | None = None
+    """Stop each game after this many moves (reported as capped); None plays every game out."""
 
     def checked(self) -> BenchSettings:
         """Validate every field (for API callers too) and return self."""
+        parse_size(self.size, "size")
+        if self.max_moves is not None and (not is_int(self.max_moves) or self.max_moves < 1):
+            raise ValueError(f"max_moves must be 1 or more, got {self.max_moves!r}")
         for name in ("games", "seed"):
             value = getattr(self, name)
             if not is_int(value):
@@ -64,9 +74,19 @@ class BenchSettings:
         ):
             raise ValueError(f"workers must be 1 or more, got {self.workers!r}")
         self.plan()
-        from py2048.evaluation.registry import get_evaluator
+        if not self.board_size.classic:
+            if self.rng != "py2048":
+                raise ValueError(
+                    f"rng {self.rng!r} reproduces another program's 4x4 games; a "
+                    f"{self.board_size} bench spawns with py2048's own generator"
+                )
+            from py2048.solver.hint import check_grid_evaluator
 
-        get_evaluator(self.evaluator)
+            check_grid_evaluator(self.evaluator, self.board_size)
+        else:
+            from py2048.evaluation.registry import get_evaluator
+
+            get_evaluator(self.evaluator)
         if self.json_path is not None:
             path = Path(self.json_path)
             if path.is_dir():
@@ -74,6 +94,26 @@ class BenchSettings:
             if not path.parent.is_dir():
                 raise ValueError(f"--json {path}: the folder {path.parent} does not exist")
         return self
+
+    @property
+    def board_size(self) -> BoardSize:
+        """:attr:`size` as a :class:`~py2048.engine.size.BoardSize` (it may be given as "5x5")."""
+        return parse_size(self.size, "size")
+
+    @property
+    def uses_tables(self) -> bool:
+        """Endgame tables answer where they fit: asked for, and on 4x4 (their only size)."""
+        return self.tables and self.board_size.classic
+
+    def evaluator_name(self) -> str:
+        """The evaluation the games play with, by name (loading it on 4x4)."""
+        if not self.board_size.classic:
+            from py2048.evaluation.lines import NAME
+
+            return NAME
+        from py2048.evaluation.registry import get_evaluator
+
+        return get_evaluator(self.evaluator).name
 
     def plan(self) -> SearchPlan:
         from py2048.solver.hint import resolve_plan

@@ -2,6 +2,11 @@
 
 Each thread keeps its own transposition table (see :mod:`py2048.solver.search`), so concurrent
 calls share nothing mutable; the compiled search releases the GIL, so they run in parallel.
+
+A 4x4 board is searched packed, with the evaluation asked for and the endgame tables; a board
+of any other size (3 to 8 rows and columns) by :mod:`py2048.solver.grid_search` with the
+heuristic (:mod:`py2048.evaluation.lines`), and a 3x3 board by the perfect-play table where it
+is built (:mod:`py2048.solver.perfect`).
 """
 
 from __future__ import annotations
@@ -14,12 +19,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from py2048.engine import grid
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.engine.direction import Direction
 from py2048.engine.integers import is_integer
+from py2048.engine.size import BoardSize
 from py2048.evaluation.contract import Evaluator
+from py2048.evaluation.lines import NAME as LINES_NAME
+from py2048.evaluation.lines import LineWeights, line_weights
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.endgame import NO_TABLES, TableSet, choose, endgame_tables
+from py2048.solver.grid_search import GridRun, decide, scratch_boards
+from py2048.solver.perfect import perfect_values
 from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -40,7 +51,10 @@ class Hint:
     the price it puts on breaking the endgame formation: :mod:`py2048.evaluation.snake`).
     ``"table"``: the board fits the formation of the endgame table named ``table``, and
     ``values`` are the probabilities (0 to 1) that best play builds its target tile
-    (``table_target``) after each direction that keeps the formation.
+    (``table_target``) after each direction that keeps the formation. ``"perfect"``: a 3x3
+    board answered by the perfect-play table (:mod:`py2048.solver.perfect`), and ``values``
+    are each direction's optimal expected score still to come, the move's own points included.
+    Off 4x4 the search's ``values`` are the heuristic's (:mod:`py2048.evaluation.lines`).
     """
 
     direction: Direction | None
@@ -55,7 +69,7 @@ class Hint:
     """Positions the search visited (chance nodes and evaluations); 0 when a table answered."""
     evaluator: str
     source: str = "search"
-    """``"search"`` or ``"table"``."""
+    """``"search"``, ``"table"`` or ``"perfect"``."""
     table: str | None = None
     """The endgame table that answered, if one did."""
     table_target: int | None = None
@@ -178,7 +192,7 @@ def best_move(
     tables: bool = True,
     budget: str = "time",
 ) -> Hint:
-    """The solver's advice for a 4x4 board of tile values (0 = empty).
+    """The solver's advice for a board of tile values (0 = empty), 4x4 or any other size.
 
     Give at most one of ``depth`` (a fixed depth: dN searches N + 1 player moves), ``time_ms``
     (iterative deepening that answers within the budget) or ``preset`` ("fast", "balanced",
@@ -190,11 +204,122 @@ def best_move(
     ValueError for an impossible board or bad settings. ``budget="nodes"`` caps a preset's
     search in positions instead of milliseconds, so the advice is the same on any machine.
 
+    A board of another size (3 to 8 rows of 3 to 8 tiles, its shape is its size) is searched
+    with the heuristic, the only evaluation that judges every size (``evaluator`` may be None
+    or "heuristic"); on 3x3, where the perfect-play table is built and ``tables`` is True, the
+    table answers (``Hint.source`` "perfect").
+
     The first search in a process loads the network (about 1 s) and the first search on a
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
     plan = resolve_plan(depth, time_ms, preset, budget)
-    lo, hi = pack(board)
-    found = get_evaluator(evaluator)
-    return search_packed(lo, hi, plan, found, endgame_tables() if tables else NO_TABLES)
+    if _is_classic(board):
+        lo, hi = pack(board)
+        found = get_evaluator(evaluator)
+        return search_packed(lo, hi, plan, found, endgame_tables() if tables else NO_TABLES)
+    size, exponents = grid.read_board(board)
+    check_grid_evaluator(evaluator, size)
+    if tables:
+        answer = perfect_hint(size, exponents)
+        if answer is not None:
+            return answer
+    return search_cells(size, np.array(exponents, dtype=np.uint8), plan)
+
+
+def _is_classic(board: object) -> bool:
+    """True for a 4x4 board, and for anything too odd to have a size (pack then says why)."""
+    try:
+        rows = list(board)  # type: ignore[call-overload]
+        return len(rows) == 4 and all(len(row) == 4 for row in rows)
+    except TypeError:
+        return True
+
+
+def check_grid_evaluator(evaluator: str | Evaluator | None, size: BoardSize) -> None:
+    """ValueError unless ``evaluator`` can judge boards of ``size`` (off 4x4: the heuristic)."""
+    name = evaluator.name if isinstance(evaluator, Evaluator) else evaluator
+    if name not in (None, LINES_NAME):
+        raise ValueError(
+            f"evaluator {name!r} judges 4x4 boards only; a {size} board is searched with "
+            f"the {LINES_NAME!r} evaluation"
+        )
+
+
+class _GridWorkspace(threading.local):
+    """One thread's records for searches off 4x4: a table, scratch boards, weights by size."""
+
+    def __init__(self) -> None:
+        self.depth = -1
+        self.table = transposition_table(0)
+        self.generation = 0
+        self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+        self.out = np.zeros(4, dtype=np.float64)
+        self.boards: dict[BoardSize, np.ndarray] = {}
+
+    def reserve(self, depth: int) -> None:
+        if depth > self.depth:
+            self.depth = depth
+            self.table = transposition_table(depth)
+
+    def scratch(self, size: BoardSize) -> np.ndarray:
+        boards = self.boards.get(size)
+        if boards is None:
+            boards = self.boards[size] = scratch_boards(size.cells)
+        return boards
+
+
+_grid_workspace = _GridWorkspace()
+
+
+def search_cells(size: BoardSize, cells: np.ndarray, plan: SearchPlan) -> Hint:
+    """Search a board of ``size`` (row-major exponents, uint8, already validated) with the
+    heuristic and a resolved plan."""
+    started = time.perf_counter()
+    work = _grid_workspace
+    work.reserve(plan.max_depth)
+    work.generation += 1
+    if plan.seconds > 0.0:
+        spent = time.perf_counter() - started
+        plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
+    run = GridRun(
+        size.rows,
+        size.cols,
+        work.scratch(size),
+        np.uint64(work.generation),
+        work.counters,
+        0.0,
+        0.0,
+    )
+    reached = decide(cells, plan, weights_for(size), work.table, run, work.out)
+    values = {d: float(work.out[d]) for d in Direction if work.out[d] > -math.inf}
+    best = max(values, key=values.__getitem__) if values else None
+    nodes = int(work.counters[NODES])
+    return Hint(best, values, int(reached), _ms_since(started), nodes, LINES_NAME)
+
+
+_weights: dict[BoardSize, LineWeights] = {}
+
+
+def weights_for(size: BoardSize) -> LineWeights:
+    """The heuristic's weights for ``size``, made once a process."""
+    found = _weights.get(size)
+    if found is None:
+        found = _weights[size] = line_weights(size)
+    return found
+
+
+def perfect_hint(size: BoardSize, exponents: Sequence[int]) -> Hint | None:
+    """The perfect-play table's advice, or None where no table is built for ``size`` (or the
+    table does not hold the position, which no game reaches)."""
+    started = time.perf_counter()
+    table = perfect_values(size)
+    if table is None:
+        return None
+    try:
+        found = table.move_values(list(exponents))
+    except KeyError:  # a position set up by hand that no game reaches: the search answers
+        return None
+    values = {d: float(v) for d, v in zip(Direction, found, strict=True) if v is not None}
+    best = max(values, key=values.__getitem__) if values else None
+    return Hint(best, values, 0 if values else -1, _ms_since(started), 0, "perfect", "perfect")

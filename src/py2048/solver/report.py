@@ -23,6 +23,8 @@ def summary_table(summary: Summary, label: str) -> Table:
             f"{rate.share:.1%} ({rate.games})",
             f"{rate.low:.1%} - {rate.high:.1%}",
         )
+    if summary.capped:
+        table.add_row("games stopped by --max-moves", f"{summary.capped:,}", "")
     table.add_row("moves per game (mean)", f"{summary.mean_moves:,.0f}", "")
     table.add_row("moves, all games", f"{summary.total_moves:,}", "")
     table.add_row("moves/s per worker", f"{summary.moves_per_second_per_worker:,.0f}", "")

@@ -47,6 +47,16 @@ game's accuracy is the mean over its moves, leaving out forced moves (a single l
 direction). The same games: random 66, down-left-right-up 73, the greedy player 81, the solver
 at d1 99.7.
 
+**Other sizes.** ``review(seed, history, size=(5, 5))`` reviews a game of any size
+(:mod:`py2048.engine.size`). On 3x3, where the perfect-play table is built
+(:mod:`py2048.solver.perfect`), every move is graded against perfect play: a direction's value
+is the optimal expected score still to come, so the grades are exact (``GameReview.graded_by``
+is "perfect"). Elsewhere off 4x4 the search of :mod:`py2048.solver.grid_search` grades at the
+setting's depth with the heuristic (``graded_by`` "heuristic"), whose values are not points: a
+move's relative loss is then its loss over the worth of the whole board empty (each empty cell
+counts in its row and in its column: :func:`heuristic_scale`), so a move that gives up one
+empty cell of a 5x5 board is an inaccuracy (4%) and one that loses the game a blunder.
+
 **The rule book's mistakes.** A move graded inaccuracy or worse is matched, in this order,
 against the four mistakes the rule book warns of (:data:`STRATEGY_MISTAKES`, matched by
 :mod:`py2048.solver.mistakes`): the largest tile
@@ -66,8 +76,10 @@ from typing import Any
 
 import numpy as np
 
-from py2048.engine import Direction, Game, GameError
+from py2048.engine import Direction, Game, GameError, grid
 from py2048.engine.board import ROW_TABLES, unpack
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
+from py2048.evaluation.heuristic import HeuristicParams
 from py2048.evaluation.registry import NETWORK_EVALUATOR, get_evaluator
 from py2048.solver.grades import (
     ACCURACY_ZERO,
@@ -82,16 +94,18 @@ from py2048.solver.grades import (
     grade_of,
     relative_loss,
 )
-from py2048.solver.hint import resolve_plan
+from py2048.solver.hint import resolve_plan, weights_for
 from py2048.solver.mistakes import (
     NEARLY_FULL,
     STRATEGY_MISTAKES,
     TRAPPING_TILE,
     StrategyMistake,
+    grid_strategy_mistake,
     strategy_mistake,
 )
+from py2048.solver.perfect import perfect_values
 from py2048.solver.review_search import grade_positions
-from py2048.solver.search import transposition_table
+from py2048.solver.search import COUNTER_SLOTS, transposition_table
 
 __all__ = [
     "ACCURACY_ZERO",
@@ -107,6 +121,7 @@ __all__ = [
     "TRAPPING_TILE",
     "GameReview",
     "Grader",
+    "GridGrader",
     "MoveReview",
     "ReviewError",
     "ReviewSetting",
@@ -134,7 +149,7 @@ class MoveReview:
     number: int
     """1 for the game's first move."""
     board: tuple[tuple[int, ...], ...]
-    """The position the move was played in: 4 rows of 4 tiles (0 empty)."""
+    """The position the move was played in: its rows of tiles (0 empty)."""
     score: int
     """The game's score in that position."""
     played: Direction
@@ -201,6 +216,10 @@ class GameReview:
     """The moves that gave up the most points (at most :data:`COSTLIEST`), costliest first."""
     seconds: float = field(default=0.0, compare=False)
     """How long the review took."""
+    size: BoardSize = DEFAULT_SIZE
+    graded_by: str = "search"
+    """What the values are: "search" (the network's points, 4x4), "perfect" (the 3x3
+    perfect-play table's points) or "heuristic" (the search with the heuristic, other sizes)."""
 
     @property
     def max_tile(self) -> int:
@@ -219,7 +238,7 @@ class GameReview:
             "counts": dict(self.counts),
             "costliest": [move.number for move in self.costliest],
             "moves": [move.to_dict() for move in self.moves],
-        }
+        } | ({} if self.size.classic else {"size": list(self.size), "graded_by": self.graded_by})
 
 
 Progress = Callable[[int, int], None]
@@ -233,18 +252,27 @@ def review(
     *,
     setting: str | ReviewSetting = DEFAULT_SETTING,
     progress: Progress | None = None,
+    size: BoardSize | tuple[int, int] | str | None = None,
 ) -> GameReview:
     """Grade every move of the game ``Game.replay(seed, history)`` (see the module docstring).
 
     ``history`` is the moves as letters ("LDRU...") or directions; every one must move the
     board where it comes. ``setting`` names one of :data:`REVIEW_SETTINGS`. ``progress``, if
     given, hears how far the search has got (and may raise
-    :class:`~py2048.solver.grades.ReviewCancelled` to stop it, which goes through). Raises
-    ReviewError (a ValueError) naming the seed, the setting, or the number of the first bad move.
+    :class:`~py2048.solver.grades.ReviewCancelled` to stop it, which goes through). ``size`` is
+    the game's board size (4x4 when None; see "Other sizes" in the module docstring). Raises
+    ReviewError (a ValueError) naming the seed, the setting, the size, or the number of the
+    first bad move.
     """
     started = time.perf_counter()
     chosen = _setting(setting)
     moves = _moves(history)
+    try:
+        board_size = DEFAULT_SIZE if size is None else parse_size(size)
+    except ValueError as exc:
+        raise ReviewError(str(exc), "size") from None
+    if not board_size.classic:
+        return _review_grid(seed, moves, chosen, board_size, progress, started)
     try:
         Game.replay(seed, moves, strict=True)
     except GameError as exc:
@@ -283,6 +311,104 @@ def review(
         costliest=tuple(costly[:COSTLIEST]),
         seconds=time.perf_counter() - started,
     )
+
+
+def _review_grid(
+    seed: int,
+    moves: list[Direction],
+    chosen: ReviewSetting,
+    size: BoardSize,
+    progress: Progress | None,
+    started: float,
+) -> GameReview:
+    """:func:`review` of a game on a board other than 4x4."""
+    try:
+        Game.replay(seed, moves, strict=True, size=size)
+    except GameError as exc:
+        raise ReviewError(str(exc), "history") from None
+    except ValueError as exc:
+        raise ReviewError(str(exc), "seed") from None
+    game = Game(seed, size=size)
+    boards = np.empty((len(moves), size.cells), dtype=np.uint8)
+    scores = []
+    for index, direction in enumerate(moves):
+        boards[index] = game.exponents
+        scores.append(game.score)
+        game.move(direction)
+    values = _perfect_values(size, boards, progress)
+    graded_by = "perfect"
+    if values is None:
+        values = GridGrader(size, chosen.depth).values(boards, progress)
+        graded_by = "heuristic"
+    scale = heuristic_scale(size) if graded_by == "heuristic" else None
+    records = tuple(
+        _grade_grid_move(
+            index + 1, size, boards[index].tolist(), scores[index], direction, row, scale
+        )
+        for index, (direction, row) in enumerate(zip(moves, values, strict=True))
+    )
+    return _summary(game, moves, chosen, records, started, graded_by)
+
+
+def _summary(
+    game: Game,
+    moves: list[Direction],
+    chosen: ReviewSetting,
+    records: tuple[MoveReview, ...],
+    started: float,
+    graded_by: str,
+) -> GameReview:
+    free = [record for record in records if not record.forced]
+    accuracy = sum(r.accuracy for r in free) / len(free) if free else 100.0
+    counts = {grade: 0 for grade in GRADES}
+    for record in records:
+        counts[record.grade] += 1
+    costly = sorted((r for r in records if r.loss > 0), key=lambda r: (-r.loss, r.number))
+    return GameReview(
+        seed=game.seed,
+        history="".join(d.letter for d in moves),
+        setting=chosen,
+        moves=records,
+        final_board=tuple(tuple(row) for row in game.board),
+        final_score=game.score,
+        accuracy=accuracy,
+        counts=counts,
+        costliest=tuple(costly[:COSTLIEST]),
+        seconds=time.perf_counter() - started,
+        size=game.size,
+        graded_by=graded_by,
+    )
+
+
+def heuristic_scale(size: BoardSize) -> float:
+    """What a heuristic review's relative losses are shares of: the heuristic's worth of every
+    cell of ``size`` empty (each counts in its row and its column)."""
+    return 2.0 * HeuristicParams().empty * size.cells
+
+
+def _perfect_values(
+    size: BoardSize, boards: np.ndarray, progress: Progress | None
+) -> np.ndarray | None:
+    """Each position's values from the perfect-play table, or None (no table, or a position
+    it does not hold)."""
+    table = perfect_values(size)
+    if table is None:
+        return None
+    count = boards.shape[0]
+    values = np.full((count, 4), -math.inf, dtype=np.float64)
+    if progress is not None:
+        progress(0, count)
+    for index in range(count):
+        try:
+            found = table.move_values(boards[index].tolist())
+        except KeyError:
+            return None
+        for direction, value in enumerate(found):
+            if value is not None:
+                values[index, direction] = value
+    if progress is not None:
+        progress(count, count)
+    return values
 
 
 def _setting(setting: str | ReviewSetting) -> ReviewSetting:
@@ -363,6 +489,101 @@ class Grader:
         row = self.values(np.array([lo], dtype=np.uint64), np.array([hi], dtype=np.uint64))[0]
         legal = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
         return max(legal, key=legal.__getitem__) if legal else None
+
+
+class GridGrader:
+    """:class:`Grader` on a board of any other size: the search of
+    :mod:`py2048.solver.grid_search` at one depth, with the heuristic."""
+
+    def __init__(self, size: BoardSize, depth: int) -> None:
+        from py2048.solver.grid_search import GridRun, scratch_boards
+
+        self.size = size
+        self.plan = resolve_plan(depth=depth)
+        self.table = transposition_table(depth)
+        self.weights = weights_for(size)
+        self.run = GridRun(
+            size.rows,
+            size.cols,
+            scratch_boards(size.cells),
+            np.uint64(1),
+            np.zeros(COUNTER_SLOTS, dtype=np.int64),
+            0.0,
+            0.0,
+        )
+        self.searched = 0
+
+    def values(self, boards: np.ndarray, progress: Progress | None = None) -> np.ndarray:
+        """(positions, 4) values of ``boards`` (one row of exponents a position), -inf where
+        a direction does not move; searched in parts of about 0.1 s, after each of which
+        ``progress`` hears how far it got."""
+        from py2048.solver.grid_search import grade_positions as grade_grid
+
+        count = boards.shape[0]
+        values = np.empty((count, 4), dtype=np.float64)
+        depths = np.empty(count, dtype=np.int64)
+        done = 0
+        part = 16
+        if progress is not None:
+            progress(0, count)
+        while done < count:
+            stop = min(count, done + part)
+            started = time.perf_counter()
+            run = self.run._replace(generation=np.uint64(self.searched + 1))
+            grade_grid(
+                np.ascontiguousarray(boards[done:stop]),
+                self.plan,
+                self.weights,
+                self.table,
+                run,
+                values[done:stop],
+                depths[done:stop],
+            )
+            self.searched += stop - done
+            spent = time.perf_counter() - started
+            part = max(16, min(4096, int((stop - done) * _TARGET_CHUNK_SECONDS / max(spent, 1e-4))))
+            done = stop
+            if progress is not None:
+                progress(done, count)
+        return values
+
+
+def _grade_grid_move(
+    number: int,
+    size: BoardSize,
+    exponents: list[int],
+    score: int,
+    played: Direction,
+    row: np.ndarray,
+    scale: float | None,
+) -> MoveReview:
+    """One move off 4x4; ``scale`` (heuristic values) is what relative losses are shares of,
+    None for values in points."""
+    values = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
+    best = max(values, key=values.__getitem__)
+    best_value = values[best]
+    if scale is None:
+        loss, relative = relative_loss(best_value, values[played])
+    else:
+        loss, _ = relative_loss(best_value, values[played])
+        relative = min(1.0, loss / scale)
+    grade = grade_of(loss, relative)
+    mistake = None
+    if GRADES.index(grade) >= GRADES.index("inaccuracy"):
+        mistake = grid_strategy_mistake(exponents, size, played, best)
+    return MoveReview(
+        number=number,
+        board=tuple(tuple(r) for r in grid.tiles(exponents, size)),
+        score=score,
+        played=played,
+        best=best,
+        values=values,
+        loss=loss,
+        relative=relative,
+        grade=grade,
+        forced=len(values) == 1,
+        mistake=mistake,
+    )
 
 
 def _grade_move(
