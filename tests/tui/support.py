@@ -39,11 +39,21 @@ def game_screen(app: App[int]) -> GameScreen:
 
 
 def board_shown(screen: GameScreen) -> list[list[int]]:
-    """The board as the player sees it: the number on each tile, 0 where none."""
-    return [
-        [int(str(screen.query_one(f"#cell-{r}-{c}", Tile).content) or 0) for c in range(4)]
-        for r in range(4)
-    ]
+    """The board as the player sees it: the number on each tile, 0 where none (a number
+    written short, 128k for 131072, is read back in full)."""
+    rows, cols = screen.session.game.size
+    shown = [[screen.query_one(f"#cell-{r}-{c}", Tile) for c in range(cols)] for r in range(rows)]
+    return [[tile_number(str(tile.render())) for tile in row] for row in shown]
+
+
+def tile_number(text: str) -> int:
+    """The number a tile's text stands for: ``128k`` is 131072, "" is 0."""
+    units = {"k": 10, "M": 20, "G": 30, "T": 40, "P": 50, "E": 60}
+    if not text:
+        return 0
+    if text[-1] in units:
+        return int(text[:-1]) << units[text[-1]]
+    return int(text)
 
 
 @dataclass(frozen=True)

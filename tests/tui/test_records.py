@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from py2048.engine import Direction, Game
+from py2048.engine.size import DEFAULT_SIZE
 from py2048.tui.app import Py2048App
 from py2048.tui.records import (
     GAMES_FILE,
@@ -61,7 +62,7 @@ def screen_text(screen: RecordsScreen, selector: str) -> str:
 @pytest.mark.parametrize("history", ["", "L", "URDL", "LLDDRRUUL", "D" * 5_001])
 def test_a_games_link_form_decodes_to_the_same_game(history: str) -> None:
     fragment = encode_game(42, history, practice=history == "L")
-    assert decode_game(fragment) == (42, history, history == "L")
+    assert decode_game(fragment) == (42, history, history == "L", DEFAULT_SIZE)
     assert len(encode_game(1, "D" * 5_000)) < 2_000
 
 

@@ -34,6 +34,12 @@ GAME_KEYS: tuple[Key, ...] = (
     Key("down,s,j", "move('down')", "Move down"),
     Key("left,a,h", "move('left')", "Move left"),
     Key("n", "new_game", "New game (asks first while a game is in progress)", "New game"),
+    Key(
+        "b",
+        "choose_size",
+        "Board size: 3x3 to 8x8 and rectangles (each keeps its own game, best score and "
+        "statistics)",
+    ),
     Key("r", "new_game_or_review", "New game; after game over, its review (every move graded)"),
     Key("u,ctrl+z", "undo", "Undo the last move, as many as you like (practice mode only)"),
     Key("z", "toggle_practice", "Practice mode on / off (a game with Undo sets no best score)"),

@@ -23,5 +23,7 @@ def colour_system(console_system: str | None) -> ColourSystem:
 
 
 def tile_colours(value: int, system: ColourSystem) -> tuple[str, str]:
-    """(background, text) of the tile ``value`` (not 0) in a terminal of ``system``."""
-    return TILE_COLOURS[value].for_system(system)
+    """(background, text) of the tile ``value`` (not 0) in a terminal of ``system``. Tiles
+    above the palette's last (131072, which only boards larger than 4x4 pass) take its colours."""
+    colours = TILE_COLOURS.get(value) or TILE_COLOURS[max(TILE_COLOURS)]
+    return colours.for_system(system)

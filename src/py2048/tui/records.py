@@ -1,12 +1,14 @@
 """What the terminal game keeps besides the game in progress: statistics and past games.
 
 Every game is counted once, when it ends (game over) or when a new game replaces it after a
-move; a game in which Undo was used (practice) is counted apart. The counts are
-``statistics.json`` in the data folder. The past games are ``games.json``: the same file the
-browser game's "Export all" writes (``{"format": "py2048-games", "version": 1, "games": [...]}``),
-each game kept as its review link's fragment (seed and moves packed four to a byte, so a
-5,000-move game takes about 1.7 KB), newest first, the last :data:`KEEP_GAMES`. So
-``2048 review --games`` reads either, and a browser's export opens in the terminal.
+move; a game in which Undo was used (practice) is counted apart. Each board size has its own
+counts: ``statistics.json`` in the data folder for 4x4 (as before sizes existed),
+``statistics-5x5.json`` and so on for the others. The past games of every size are
+``games.json``: the same file the browser game's "Export all" writes (``{"format":
+"py2048-games", "version": 1, "games": [...]}``), each game kept as its review link's fragment
+(seed and moves packed four to a byte, so a 5,000-move game takes about 1.7 KB; ``size=5x5`` on
+any board but 4x4), newest first, the last :data:`KEEP_GAMES`. So ``2048 review --games`` reads
+either, and a browser's export opens in the terminal.
 
 Both files are written atomically. A file that cannot be read is not overwritten: it is moved
 aside (as a corrupt save is) before anything new is kept, and the caller says where it went.
@@ -26,8 +28,9 @@ from typing import Any
 from py2048.engine import Game, GameError, SaveError
 from py2048.engine.direction import LETTERS
 from py2048.engine.integers import is_int
-from py2048.engine.save import MAX_MOVES
-from py2048.tui.storage import Storage, UnreadableSave
+from py2048.engine.save import max_moves_for
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
+from py2048.tui.storage import Storage, UnreadableSave, size_file
 
 STATISTICS_FILE = "statistics.json"
 GAMES_FILE = "games.json"
@@ -45,19 +48,25 @@ class RecordsError(ValueError):
 # --- the review link's form of a game ------------------------------------------------------------
 
 
-def encode_game(seed: int, history: str, practice: bool = False) -> str:
+def encode_game(
+    seed: int, history: str, practice: bool = False, size: BoardSize = DEFAULT_SIZE
+) -> str:
     """The review link's fragment for a game (``seed=42&n=7&moves=...``), as the browser game
-    writes it (``docs/review.md``, "Review links")."""
+    writes it (``docs/review.md``, "Review links"); a board other than 4x4 adds its size
+    (``&size=5x5``)."""
     packed = bytearray((len(history) + 3) // 4)
     for index, letter in enumerate(history):
         packed[index // 4] |= LETTERS.index(letter) << (6 - 2 * (index % 4))
     moves = base64.urlsafe_b64encode(bytes(packed)).decode("ascii").rstrip("=")
     fragment = f"seed={seed}&n={len(history)}&moves={moves}"
+    if not size.classic:
+        fragment += f"&size={size}"
     return fragment + ("&practice=1" if practice else "")
 
 
-def decode_game(fragment: str) -> tuple[int, str, bool]:
-    """(seed, history, practice) of a review link's fragment; RecordsError says what is wrong."""
+def decode_game(fragment: str) -> tuple[int, str, bool, BoardSize]:
+    """(seed, history, practice, size) of a review link's fragment (4x4 when it names no size);
+    RecordsError says what is wrong."""
     fields: dict[str, str] = {}
     for part in fragment.removeprefix("#").split("&"):
         name, _, value = part.partition("=")
@@ -65,7 +74,11 @@ def decode_game(fragment: str) -> tuple[int, str, bool]:
     seed_text, count_text = fields.get("seed", ""), fields.get("n", "")
     if not re.fullmatch(r"\d{1,16}", seed_text) or int(seed_text) >= _SEED_LIMIT:
         raise RecordsError(f"its seed ({seed_text[:30]!r}) is not a whole number below 2^53")
-    if not re.fullmatch(r"\d{1,7}", count_text) or int(count_text) > MAX_MOVES:
+    try:
+        size = parse_size(fields["size"], "its size") if "size" in fields else DEFAULT_SIZE
+    except ValueError as exc:
+        raise RecordsError(str(exc)) from None
+    if not re.fullmatch(r"\d{1,7}", count_text) or int(count_text) > max_moves_for(size):
         raise RecordsError("it does not say how many moves it holds")
     count = int(count_text)
     moves = fields.get("moves", "")
@@ -79,7 +92,7 @@ def decode_game(fragment: str) -> tuple[int, str, bool]:
     history = "".join(
         LETTERS[(packed[index // 4] >> (6 - 2 * (index % 4))) & 3] for index in range(count)
     )
-    return int(seed_text), history, fields.get("practice") == "1"
+    return int(seed_text), history, fields.get("practice") == "1", size
 
 
 # --- past games ----------------------------------------------------------------------------------
@@ -104,7 +117,7 @@ class PastGame:
     def of(cls, game: Game, ended: str, now: datetime | None = None) -> PastGame:
         history = "".join(direction.letter for direction in game.history)
         return cls(
-            code=encode_game(game.seed, history, game.practice),
+            code=encode_game(game.seed, history, game.practice, game.size),
             date=(now or datetime.now(UTC)).isoformat(timespec="seconds"),
             score=game.score,
             tile=max(max(row) for row in game.board),
@@ -118,11 +131,15 @@ class PastGame:
     def seed(self) -> int:
         return decode_game(self.code)[0]
 
+    @property
+    def size(self) -> BoardSize:
+        return decode_game(self.code)[3]
+
     def game(self) -> Game:
         """The game replayed from its seed and moves; RecordsError if they do not make it."""
-        seed, history, practice = decode_game(self.code)
+        seed, history, practice, size = decode_game(self.code)
         try:
-            game = Game.replay(seed, history, strict=True, practice=practice)
+            game = Game.replay(seed, history, strict=True, practice=practice, size=size)
         except (GameError, ValueError) as exc:
             raise RecordsError(f"its moves do not replay: {exc}") from None
         if game.score != self.score or max(max(row) for row in game.board) != self.tile:
@@ -133,7 +150,7 @@ class PastGame:
     def from_json(cls, entry: Any) -> PastGame:
         if not isinstance(entry, dict) or not isinstance(entry.get("code"), str):
             raise RecordsError("it is not a past game")
-        _seed, history, practice = decode_game(entry["code"])
+        _seed, history, practice, _size = decode_game(entry["code"])
         numbers = [entry.get(name) for name in ("score", "tile", "moves")]
         if not all(is_int(n) and n >= 0 for n in numbers):
             raise RecordsError("its score, tile and moves must be whole numbers")
@@ -258,11 +275,13 @@ class Statistics:
 
 
 class Records:
-    """The statistics and past games of one data folder."""
+    """The statistics of one board size and the past games (of every size) of one data
+    folder."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, size: BoardSize = DEFAULT_SIZE) -> None:
         self.directory = directory
-        self.statistics_path = directory / STATISTICS_FILE
+        self.size = size
+        self.statistics_path = directory / size_file(STATISTICS_FILE, size)
         self.games_path = directory / GAMES_FILE
         self.problems: list[UnreadableSave] = []
         """Files found unreadable (and moved aside) since this was made."""
@@ -324,15 +343,20 @@ class Records:
 
     def record(self, game: Game, ended: str, now: datetime | None = None) -> bool:
         """Keep a game that ended ("over") or that a new game replaced ("abandoned"): it joins
-        the past games and the statistics count it, once. The same game kept again (Undo after
-        game over, then another end) replaces its entry and is not counted twice. False when
-        the game has no move (nothing to keep). OSError when a file cannot be written."""
+        the past games and the statistics of its size count it, once. The same game kept again
+        (Undo after game over, then another end) replaces its entry and is not counted twice.
+        False when the game has no move (nothing to keep). OSError when a file cannot be
+        written; ValueError for a game of another size than these records'."""
+        if game.size != self.size:
+            raise ValueError(f"a {game.size} game cannot be counted with the {self.size} games")
         if game.moves == 0:
             return False
         entry = PastGame.of(game, ended, now)
         statistics = self.statistics()
         again = statistics.counted == game.seed
-        kept = [g for g in self.games() if not (again and g.seed == game.seed)]
+        kept = [
+            g for g in self.games() if not (again and g.seed == game.seed and g.size == game.size)
+        ]
         self.save_games([entry, *kept])
         if not again:
             won = entry.tile >= WIN_TILE or game.won

@@ -61,11 +61,12 @@ def read_game(path: Path, current_save: bool = False) -> object:
     """The game saved at ``path``; ValueError says why it cannot be reviewed. ``current_save``:
     ``path`` is the terminal game's own save, whose absence means no game was played yet."""
     from py2048.engine import Game, SaveError
+    from py2048.engine.save import LONG_MAX_SAVE_BYTES
     from py2048.tui.review import replay_problem
     from py2048.tui.storage import Storage
 
     try:
-        game = Game.from_json(Storage._read(path))
+        game = Game.from_json(Storage._read(path, LONG_MAX_SAVE_BYTES))
     except FileNotFoundError:
         if current_save:
             raise ValueError(

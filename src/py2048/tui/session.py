@@ -1,10 +1,20 @@
-"""The game being played, the best score, and when each is saved. Knows nothing of the screen."""
+"""The game being played, the best score, and when each is saved. Knows nothing of the screen.
+
+A session plays one board size, the size of its storage: each size keeps its own game in
+progress, best score and statistics."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from py2048.engine import Direction, Game, GameError, MoveResult
+from py2048.engine.save import max_moves_for
+from py2048.engine.size import SIZES, BoardSize
 from py2048.tui.records import Records
 from py2048.tui.storage import Storage, write_failure
+
+Notices = list[tuple[str, str]]
+"""(title, message) of each problem met while loading, shown over the board."""
 
 
 class Session:
@@ -40,7 +50,9 @@ class Session:
         self.best_before_game = known
         self.best_score = best_score
         self.save_problem: str | None = None
-        self.records = Records(storage.directory)
+        if game.size != storage.size:
+            raise ValueError(f"a {game.size} game cannot be kept with the {storage.size} saves")
+        self.records = Records(storage.directory, storage.size)
         self._best_score_unsaved = False
         self._record_best()
 
@@ -107,7 +119,7 @@ class Session:
         game it replaces is kept (statistics, past games) if a move was made in it."""
         if self.in_progress:
             self._keep("abandoned")
-        self.game = Game()
+        self.game = Game(size=self.storage.size)
         self.best_before_game = self.best_score
         self._best_score_unsaved = True
         if self._owns_save:
@@ -124,3 +136,40 @@ class Session:
         else:
             self.save_problem = None
             self._owns_save = True
+
+
+def open_session(
+    directory: Path, size: BoardSize, fresh: Game | None = None
+) -> tuple[Session, Notices]:
+    """The session of ``size`` in ``directory``: its saved game (a new one if none), or
+    ``fresh``, a new game that leaves the save alone until its first move; and what went wrong
+    on the way (an unreadable file is moved aside, and the notice says where)."""
+    storage = Storage(directory, size)
+    notices: Notices = []
+    best_score, unreadable = storage.load_best_score()
+    if unreadable:
+        message = f"{unreadable.message} The best score starts again."
+        notices.append(("Best score could not be read", message))
+    if fresh is not None:
+        session = Session(storage, fresh, best_score, resumed=False, best_before_game=best_score)
+        return session, notices
+    saved, unreadable = storage.load_game()
+    if unreadable:
+        message = f"{unreadable.message} A new game starts."
+        notices.append(("Saved game could not be read", message))
+    game = saved or Game(size=size)
+    most = max_moves_for(size)
+    if game.moves >= most:
+        message = (
+            f"This saved game has made {most} moves, the most a game can hold, so "
+            "it cannot move again. Press N for a new game."
+        )
+        notices.append(("This game cannot go on", message))
+    before = storage.load_best_before_game() if saved is not None else best_score
+    session = Session(storage, game, best_score, resumed=saved is not None, best_before_game=before)
+    return session, notices
+
+
+def saved_sizes(directory: Path) -> set[BoardSize]:
+    """The board sizes that have a saved game in ``directory``."""
+    return {size for size in SIZES if Storage(directory, size).game_path.is_file()}

@@ -1,8 +1,9 @@
 """The terminal game's settings, kept beside its save: the autoplay speed, the solver's
-strength and practice mode, so that they come back the next time the game starts.
+strength, practice mode and the board size last played, so that they come back the next time
+the game starts.
 
 ``settings.json`` in the data directory: ``{"autoplay_speed": 3, "strength": "balanced",
-"practice": false}``,
+"practice": false, "size": "4x4"}``,
 written atomically like the saves. The settings are a convenience: a missing, unreadable or
 unknown value means the default, silently, and a failed write loses only the setting.
 """
@@ -15,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from py2048.engine.integers import is_int
+from py2048.engine.size import DEFAULT_SIZE, parse_size
 from py2048.files import atomic_write
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS
 
@@ -33,6 +35,8 @@ class Settings:
     """The solver's preset: fast, balanced or strong."""
     practice: bool = False
     """Practice mode: U (or Ctrl+Z) takes moves back."""
+    size: str = str(DEFAULT_SIZE)
+    """The board size last played ("5x5"): ``2048 play`` without ``--size`` goes back to it."""
 
     @classmethod
     def load(cls, directory: Path) -> Settings:
@@ -52,6 +56,8 @@ class Settings:
             settings = replace(settings, strength=saved["strength"])
         if isinstance(saved.get("practice"), bool):
             settings = replace(settings, practice=saved["practice"])
+        with contextlib.suppress(ValueError):
+            settings = replace(settings, size=str(parse_size(saved.get("size", settings.size))))
         return settings
 
     def save(self, directory: Path) -> None:

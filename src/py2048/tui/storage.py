@@ -20,12 +20,23 @@ import platformdirs
 
 from py2048.engine import Game, SaveError
 from py2048.engine.integers import is_int
-from py2048.engine.save import MAX_SAVE_BYTES, MAX_SCORE
+from py2048.engine.save import MAX_SAVE_BYTES, max_save_bytes_for, size_max_score
+from py2048.engine.size import DEFAULT_SIZE, BoardSize
 from py2048.files import NotRegularFileError, atomic_write, open_regular, remove_leftovers
 
 DATA_DIR_ENV = "PY2048_DATA_DIR"
 GAME_FILE = "game.json"
 BEST_SCORE_FILE = "best-score.json"
+
+
+def size_file(name: str, size: BoardSize) -> str:
+    """The file ``name`` of a board size: 4x4 keeps the plain name (``game.json``), as before
+    sizes existed, so its old files go on working; every other size has its own
+    (``game-5x5.json``)."""
+    if size.classic:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}-{size}{dot}{suffix}"
 
 
 def default_data_dir() -> Path:
@@ -68,12 +79,14 @@ class UnreadableSave:
 
 
 class Storage:
-    """The save files of one data directory: the game in progress and the best score."""
+    """The save files of one data directory and one board size: the game in progress and the
+    best score. Each size keeps its own (:func:`size_file`); 4x4's are the files of old."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, size: BoardSize = DEFAULT_SIZE) -> None:
         self.directory = directory
-        self.game_path = directory / GAME_FILE
-        self.best_score_path = directory / BEST_SCORE_FILE
+        self.size = size
+        self.game_path = directory / size_file(GAME_FILE, size)
+        self.best_score_path = directory / size_file(BEST_SCORE_FILE, size)
 
     def load_game(self) -> tuple[Game | None, UnreadableSave | None]:
         """The saved game (None if there is none); a corrupt save is moved aside and reported.
@@ -83,7 +96,10 @@ class Storage:
         if self.directory.is_dir():
             remove_leftovers(self.directory)
         try:
-            return Game.from_json(self._read(self.game_path)), None
+            game = Game.from_json(self._read(self.game_path, max_save_bytes_for(self.size)))
+            if game.size != self.size:
+                raise SaveError(f"it holds a {game.size} game, not a {self.size} one")
+            return game, None
         except (FileNotFoundError, NotADirectoryError):  # none, or the folder is a file
             return None, None
         except (OSError, SaveError) as exc:
@@ -92,7 +108,7 @@ class Storage:
     def load_best_score(self) -> tuple[int, UnreadableSave | None]:
         """The best score so far (0 if none); a corrupt file is moved aside and reported."""
         try:
-            return _parse_best_score(self._read(self.best_score_path)), None
+            return _parse_best_score(self._read(self.best_score_path), self.size), None
         except (FileNotFoundError, NotADirectoryError):
             return 0, None
         except (OSError, ValueError) as exc:
@@ -110,7 +126,7 @@ class Storage:
         except (OSError, ValueError, RecursionError, SaveError):
             return None
         before = obj.get("before_game") if isinstance(obj, dict) else None
-        if not is_int(before) or not 0 <= before <= MAX_SCORE:
+        if not is_int(before) or not 0 <= before <= size_max_score(self.size):
             return None
         return before
 
@@ -123,8 +139,10 @@ class Storage:
         _write_text(self.best_score_path, json.dumps(saved))
 
     @staticmethod
-    def _read(path: Path) -> bytes:
-        """The file's bytes; SaveError if it is not a regular file or is too large.
+    def _read(path: Path, limit: int = MAX_SAVE_BYTES) -> bytes:
+        """The file's bytes; SaveError if it is not a regular file or is larger than ``limit``
+        (by default the largest 4x4 save; :func:`~py2048.engine.save.max_save_bytes_for`
+        gives each size's).
 
         It is opened without blocking (a named pipe would otherwise wait for a writer) and
         asked what it is before anything is read.
@@ -134,9 +152,9 @@ class Storage:
         except NotRegularFileError as exc:
             raise SaveError(exc.strerror) from None
         with file:
-            data = file.read(MAX_SAVE_BYTES + 1)
-        if len(data) > MAX_SAVE_BYTES:
-            raise SaveError(f"the file is larger than {MAX_SAVE_BYTES} bytes")
+            data = file.read(limit + 1)
+        if len(data) > limit:
+            raise SaveError(f"the file is larger than {limit} bytes")
         return data
 
     @staticmethod
@@ -160,7 +178,7 @@ def _write_text(path: Path, text: str) -> None:
         file.write(text.encode("utf-8"))
 
 
-def _parse_best_score(data: bytes) -> int:
+def _parse_best_score(data: bytes, size: BoardSize) -> int:
     try:
         obj = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
@@ -168,6 +186,7 @@ def _parse_best_score(data: bytes) -> int:
     best = obj.get("best_score") if isinstance(obj, dict) else None
     if not is_int(best) or best < 0:
         raise ValueError('expected {"best_score": <a whole number, 0 or more>}')
-    if best > MAX_SCORE:
-        raise ValueError(f"the best score is more than any game can score ({MAX_SCORE})")
+    most = size_max_score(size)
+    if best > most:
+        raise ValueError(f"the best score is more than any {size} game can score ({most})")
     return best

@@ -22,6 +22,7 @@ from textual.widgets import Digits, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from py2048.engine import Direction, MoveResult
+from py2048.engine.size import BoardSize
 from py2048.solver.presets import PRESETS
 from py2048.tui.advisor import Advice, Advisor
 from py2048.tui.keys import GAME_KEYS
@@ -37,10 +38,11 @@ from py2048.tui.screens.dialogs import (
 )
 from py2048.tui.screens.records import RecordsScreen
 from py2048.tui.screens.review import ReviewScreen
-from py2048.tui.session import Session
+from py2048.tui.screens.size import SizeScreen, size_note
+from py2048.tui.session import Notices, Session, open_session, saved_sizes
 from py2048.tui.settings import AUTOPLAY_SPEEDS, Settings
 from py2048.tui.widgets.advice import AdvicePanel
-from py2048.tui.widgets.board import Board
+from py2048.tui.widgets.board import Board, BoardArea
 from py2048.tui.widgets.scores import ScoreBox
 
 AUTOPLAY_DELAYS = (1.0, 0.5, 0.25, 0.1, 0.03, 0.0)
@@ -55,7 +57,6 @@ MIN_HEIGHT = 20
 class GameScreen(Screen[None]):
     DEFAULT_CSS = """
     GameScreen #layout { height: 1fr; }
-    GameScreen #board-area { width: 1fr; height: 1fr; align: center middle; }
     GameScreen #sidebar { width: 30; height: 1fr; padding: 0 1; }
     GameScreen #title { color: $text-accent; width: 100%; text-align: center; }
     GameScreen #scores { height: auto; }
@@ -80,7 +81,7 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [key.binding() for key in GAME_KEYS]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (64, "-wide")]  # noqa: RUF012  # Textual's
 
-    def __init__(self, session: Session, advisor: Advisor, notices: list[tuple[str, str]]) -> None:
+    def __init__(self, session: Session, advisor: Advisor, notices: Notices) -> None:
         super().__init__()
         self.session = session
         self.advisor = advisor
@@ -108,8 +109,8 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="too-small", markup=False)
         with Horizontal(id="layout"):
-            with Vertical(id="board-area"):
-                yield Board()
+            with BoardArea(id="board-area"):
+                yield Board(self.session.game.size)
             with Vertical(id="sidebar"):
                 yield Digits("2048", id="title")
                 with Vertical(id="scores"):
@@ -124,12 +125,24 @@ class GameScreen(Screen[None]):
         panel = self.query_one(AdvicePanel)
         panel.preset = self.preset
         panel.speed = (self.speed + 1, len(AUTOPLAY_DELAYS))
+        self._start(self.notices)
+
+    def _start(self, notices: Notices) -> None:
+        """Show the session's game as it stands: its size (kept for the next start), the banner
+        it awaits, and what went wrong while loading it."""
+        size = self.session.game.size
+        if self.settings.size != str(size):
+            self._change_settings(size=str(size))
+        self.query_one("#best", ScoreBox).border_title = f"Best on {size}"
         self._draw()
+        note = size_note(size)
+        if note:
+            self.notify(note, timeout=6)
         if self.session.awaits_win_choice:
             self._show_win()
         elif self.session.game.over:
             self._show_game_over()
-        for title, message in self.notices:
+        for title, message in notices:
             self.app.push_screen(NoticeScreen(title, message))
 
     def on_resize(self, event: events.Resize) -> None:
@@ -274,6 +287,37 @@ class GameScreen(Screen[None]):
     def _new_game(self) -> None:
         self.session.new_game()
         self._draw()
+
+    # --- board size ---------------------------------------------------------------------------
+
+    @property
+    def board_size(self) -> BoardSize:
+        return self.session.game.size
+
+    def action_choose_size(self) -> None:
+        """B: choose the board size; the size being played starts a new game."""
+        self.stop_autoplay()
+        directory = self.session.storage.directory
+        self.app.push_screen(SizeScreen(self.board_size, saved_sizes(directory)), self._after_size)
+
+    def _after_size(self, size: BoardSize | None) -> None:
+        if size is None:
+            return
+        if size == self.board_size:
+            self.action_new_game()
+            return
+        self.change_size(size)
+
+    def change_size(self, size: BoardSize) -> None:
+        """Play on ``size``: its saved game, or a new one. The game left stays saved on its
+        own size (a game with moves is saved after every move)."""
+        self.stop_autoplay()
+        session, notices = open_session(self.session.storage.directory, size)
+        self.session = session
+        resumed = session.game.moves > 0
+        what = f"your {size} game (score {session.game.score:,})" if resumed else "a new game"
+        self.notify(f"Board {size}: {what}.", timeout=4)
+        self._start(notices)
 
     # --- solver: hint and autoplay ----------------------------------------------------------
 

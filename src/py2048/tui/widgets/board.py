@@ -1,31 +1,109 @@
-"""The 4x4 board: sixteen tiles in a grid that grows and shrinks with the terminal."""
+"""The board of any size (3 to 8 rows and columns): a grid of tiles that grows and shrinks with
+the terminal.
+
+:func:`fit` lays it out: the largest tiles (all of one size) that fit the room, with the widest
+spacing that still leaves every number its room, so an 8x8 board fits an 80x24 terminal and a
+4x4 one gets big tiles. A number too wide for its tile is written short (``128k`` for 131072).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from textual.app import ComposeResult
+from textual import events
+from textual.app import ComposeResult, RenderResult
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
 
-from py2048.engine.board import SIZE
+from py2048.engine.size import DEFAULT_SIZE, BoardSize
 from py2048.tui.palette import BOARD, EMPTY_CELL, colour_system, tile_colours
 
+MAX_TILE_WIDTH = 16
+MAX_TILE_HEIGHT = 7
+"""The largest tile, in characters: a 4x4 board in a big terminal stops growing at 74x33."""
+SPACINGS = ((2, 1, 2, 1), (1, 1, 1, 1), (1, 0, 1, 0), (0, 0, 1, 0))
+"""(padding left and right, padding above and below, gap between columns, gap between rows),
+the most generous first: the board takes the first that leaves its numbers room."""
+_UNITS = ((60, "E"), (50, "P"), (40, "T"), (30, "G"), (20, "M"), (10, "k"))
 
-class Tile(Static):
+
+def label(value: int, width: int) -> str:
+    """The number on a tile ``width`` characters wide: in full when it fits, else in binary
+    thousands (``128k`` for 131072, ``1M`` for 1048576); "" for an empty cell."""
+    if not value:
+        return ""
+    text = str(value)
+    if len(text) <= width:
+        return text
+    for shift, unit in _UNITS:
+        if value >= 1 << shift:
+            return f"{value >> shift}{unit}"
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where everything goes on a board of ``size``, in characters."""
+
+    size: BoardSize
+    tile_width: int
+    tile_height: int
+    pad_x: int
+    pad_y: int
+    gap_x: int
+    gap_y: int
+
+    @property
+    def width(self) -> int:
+        cols = self.size.cols
+        return 2 * self.pad_x + cols * self.tile_width + (cols - 1) * self.gap_x
+
+    @property
+    def height(self) -> int:
+        rows = self.size.rows
+        return 2 * self.pad_y + rows * self.tile_height + (rows - 1) * self.gap_y
+
+
+def fit(size: BoardSize, width: int, height: int, widest: int = 1) -> Layout:
+    """The layout of a board of ``size`` in ``width`` x ``height`` characters, whose widest
+    number is ``widest`` characters: the most generous spacing of :data:`SPACINGS` that leaves
+    that number a character either side, else one where it fits exactly, else the one with the
+    widest tiles. Tiles are as large as the room allows, up to the largest tile, and never
+    more than about twice as wide as tall (a terminal's characters are twice as tall as wide)."""
+    rows, cols = size
+    layouts = []
+    for pad_x, pad_y, gap_x, gap_y in SPACINGS:
+        tile_height = (height - 2 * pad_y - (rows - 1) * gap_y) // rows
+        tile_height = min(tile_height, MAX_TILE_HEIGHT)
+        tile_width = (width - 2 * pad_x - (cols - 1) * gap_x) // cols
+        tile_width = min(tile_width, MAX_TILE_WIDTH, max(2 * tile_height + 2, 6))
+        layouts.append(Layout(size, tile_width, tile_height, pad_x, pad_y, gap_x, gap_y))
+    shown = [layout for layout in layouts if layout.tile_height >= 1] or layouts[-1:]
+    for room in (widest + 2, widest):
+        for layout in shown:
+            if layout.tile_width >= room:
+                return layout
+    return max(shown, key=lambda layout: layout.tile_width)
+
+
+class Tile(Widget):
     """One cell: its value in the tile's colours (as this terminal shows them), or empty."""
 
     DEFAULT_CSS = f"""
         Tile {{
             width: 1fr;
             height: 1fr;
-            min-width: 6;
             content-align: center middle;
             text-style: bold;
             background: {EMPTY_CELL};
         }}
         Tile.spawned {{ text-style: bold underline; }}
         """
+
+    value: reactive[int] = reactive(0)
 
     def show(self, value: int, *, spawned: bool = False) -> None:
         self.set_classes(f"tile-{value}" if value else "empty")
@@ -36,34 +114,85 @@ class Tile(Static):
         else:
             self.styles.background = None
             self.styles.color = None
-        self.update(str(value) if value else "")
+        self.value = value
+
+    def render(self) -> RenderResult:
+        return label(self.value, self.content_size.width)
 
 
 class Board(Widget):
-    """The board. ``show`` draws a board as the engine gives it (4 rows of 4 values)."""
+    """The board. ``show`` draws a board as the engine gives it (rows of tile values), of any
+    size: a board of another shape than the last replaces the tiles."""
 
     DEFAULT_CSS = f"""
     Board {{
         layout: grid;
-        grid-size: {SIZE} {SIZE};
-        grid-gutter: 1 2;
-        padding: 1 2;
-        width: 1fr;
-        height: 1fr;
-        max-width: 74;
-        max-height: 33;
+        width: auto;
+        height: auto;
         background: {BOARD};
     }}
     """
 
+    def __init__(self, size: BoardSize = DEFAULT_SIZE) -> None:
+        super().__init__()
+        self.board_size = size
+        self.room = Size(0, 0)
+        """The room the board may take (its container's), known after the first resize."""
+        self.widest = 1
+        self.layout_now: Layout | None = None
+
     def compose(self) -> ComposeResult:
-        for row in range(SIZE):
-            for col in range(SIZE):
-                yield Tile(id=f"cell-{row}-{col}")
+        yield from self._tiles()
+
+    def _tiles(self) -> list[Tile]:
+        rows, cols = self.board_size
+        return [Tile(id=f"cell-{row}-{col}") for row in range(rows) for col in range(cols)]
 
     def show(self, board: Sequence[Sequence[int]], spawned: tuple[int, int] | None = None) -> None:
         """Draw ``board``; the tile at ``spawned`` (row, col), if any, is marked as new."""
+        size = BoardSize(len(board), len(board[0]))
+        if size != self.board_size:
+            self.board_size = size
+            self.remove_children()
+            self.mount_all(self._tiles())
+            self.call_after_refresh(self.show, board, spawned)
+            self.fit_to(self.room)
+            return
         for row, values in enumerate(board):
             for col, value in enumerate(values):
                 tile = self.query_one(f"#cell-{row}-{col}", Tile)
                 tile.show(value, spawned=(row, col) == spawned)
+        self.widest = max(len(str(value)) for values in board for value in values)
+        self.fit_to(self.room)
+
+    def fit_to(self, room: Size) -> None:
+        """Lay the board out in ``room`` (width, height), when it changed or a wider number
+        came."""
+        self.room = room
+        if room.width <= 0 or room.height <= 0:
+            return
+        layout = fit(self.board_size, room.width, room.height, self.widest)
+        if layout == self.layout_now:
+            return
+        self.layout_now = layout
+        styles = self.styles
+        styles.grid_size_columns, styles.grid_size_rows = layout.size.cols, layout.size.rows
+        styles.grid_columns = f"{max(layout.tile_width, 1)}"
+        styles.grid_rows = f"{max(layout.tile_height, 1)}"
+        styles.grid_gutter_horizontal = layout.gap_y  # Textual's: the gutter between rows
+        styles.grid_gutter_vertical = layout.gap_x
+        styles.padding = (layout.pad_y, layout.pad_x)
+        styles.width = layout.width
+        styles.height = layout.height
+
+
+class BoardArea(Vertical):
+    """The room beside the sidebar: the board sits in its middle at the size that fits."""
+
+    DEFAULT_CSS = """
+    BoardArea { width: 1fr; height: 1fr; align: center middle; }
+    """
+
+    def on_resize(self, event: events.Resize) -> None:
+        for board in self.query(Board):
+            board.fit_to(self.content_size)
