@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from py2048 import Game
+from py2048.engine.size import BoardSize
 from py2048.web import create_app, hints
 from py2048.web.hints import HintResult, HintService
 from tests.web.conftest import LiveServer
@@ -31,7 +32,7 @@ class BlockingSearch:
         self.started = threading.Semaphore(0)
         self.release = threading.Event()
 
-    def __call__(self, board: list[list[int]], preset: str) -> HintResult:
+    def __call__(self, board: list[list[int]], preset: str, size: BoardSize) -> HintResult:
         self.started.release()
         self.release.wait(WAIT_S)
         return HintResult("left", {"left": 1.0, "up": 0.5}, 2, 3.0)
@@ -129,3 +130,37 @@ def test_an_endgame_tables_answer_says_so(monkeypatch: pytest.MonkeyPatch) -> No
     advice = search([[0] * 4] * 4, "fast")
     assert (advice.direction, advice.values) == ("left", {"left": 0.9})
     assert (advice.source, advice.table_target) == ("table", 256)
+
+
+def test_a_perfect_play_answer_goes_through_as_perfect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 3x3 the solved game may answer: the page says "perfect play" for that source."""
+    import py2048.solver
+    from py2048.engine import Direction
+    from py2048.web.hints import search
+
+    answer = py2048.solver.Hint(
+        Direction.UP, {Direction.UP: 812.5, Direction.LEFT: 790.0}, 0, 0.1, 0, "", "perfect"
+    )
+    monkeypatch.setattr(py2048.solver, "best_move", lambda board, preset: answer)
+    advice = search([[2, 0, 0], [0, 0, 0], [0, 0, 2]], "fast", BoardSize(3, 3))
+    assert (advice.direction, advice.source) == ("up", "perfect")
+    assert advice.grades["up"] == "best"
+
+
+def test_a_size_the_solver_refuses_is_a_clear_422_naming_the_size(
+    http: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Until the solver advises on a size, the page gets a 4xx it can word, not a failure."""
+    import py2048.solver
+
+    def four_by_four_only(board: list[list[int]], preset: str) -> object:
+        raise ValueError("board must have 4 rows")
+
+    monkeypatch.setattr(py2048.solver, "best_move", four_by_four_only)
+    state = Game(seed=3, size=(5, 5)).to_dict()
+    response = http.post("/api/hint", json={"state": state})
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert detail.startswith("state.size: ") and "5x5" in detail
+    with pytest.raises(ValueError, match="4 rows"):  # on 4x4 the same error is the solver's
+        hints.search(Game(seed=3).board, "fast")

@@ -21,12 +21,13 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
 from py2048.engine import Direction, Game, GameError, SaveError, trace
-from py2048.engine.save import MAX_MOVES
+from py2048.engine.save import MAX_MOVES, max_moves_for
+from py2048.engine.size import BoardSize
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, QUICKEST_PRESET
 from py2048.web.body import JSON_TYPES
 from py2048.web.errors import save_error_detail
-from py2048.web.hints import HintResult, HintsBusy, HintService
-from py2048.web.limits import BODY_TIMEOUT_S, MAX_BODY_BYTES
+from py2048.web.hints import HintResult, HintsBusy, HintService, SolverRefused
+from py2048.web.limits import BODY_TIMEOUT_S, LONG_MAX_BODY_BYTES, MAX_BODY_BYTES
 from py2048.web.models import (
     CheckRequest,
     ErrorResponse,
@@ -45,6 +46,7 @@ from py2048.web.models import (
     ReviewResponse,
     Save,
     UndoRequest,
+    board_size,
 )
 from py2048.web.reviews import Progress, ReviewJob, ReviewsBusy, ReviewService
 from py2048.web.workers import ReplaysBusy, ReplayThreads
@@ -61,7 +63,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         "model": ErrorResponse,
         "description": f"The body did not arrive within {BODY_TIMEOUT_S:g} s",
     },
-    413: {"model": ErrorResponse, "description": f"Request body over {MAX_BODY_BYTES} bytes"},
+    413: {
+        "model": ErrorResponse,
+        "description": f"Request body over {MAX_BODY_BYTES} bytes, or over "
+        f"{LONG_MAX_BODY_BYTES} bytes for a game of more than 16 cells",
+    },
     415: {
         "model": ErrorResponse,
         "description": f"The body was not sent as JSON in UTF-8 (Content-Type: {JSON_TYPES})",
@@ -78,9 +84,13 @@ health_router = APIRouter(tags=["service"])
 
 
 def load_game(state: Save) -> Game:
-    """The game a validated-shape save describes; the engine checks that it is consistent."""
+    """The game a validated-shape save describes; the engine checks that it is consistent
+    (a board whose shape is not its size's, tiles past the size's largest, moves past its cap)."""
+    data = state.model_dump()
+    if data["size"] is None:  # absent: a 4x4 save, exactly as before sizes existed
+        del data["size"]
     try:
-        return Game.from_dict(state.model_dump())
+        return Game.from_dict(data)
     except SaveError as exc:
         raise HTTPException(422, save_error_detail(exc)) from None
 
@@ -102,8 +112,9 @@ state they answer is exactly the engine's save."""
 
 @router.post("/new", summary="Start a new game", response_model=GameResponse, **_GAME_ROUTE)
 async def new_game(body: Annotated[NewGameRequest | None, Body()] = None) -> dict[str, Any]:
-    """A fresh game: two start tiles. Give a seed to get the same game every time."""
-    game = Game(seed=None if body is None else body.seed)
+    """A fresh game: two start tiles. Give a seed to get the same game every time, and a
+    ``size`` ([rows, columns], each 3 to 8) for a board other than 4x4."""
+    game = Game() if body is None else Game(seed=body.seed, size=board_size(body.size))
     return {"state": game.to_dict()}
 
 
@@ -126,7 +137,7 @@ async def move(body: MoveRequest) -> dict[str, Any]:
     A direction that changes nothing returns ``moved: false`` and the state unchanged."""
     game = load_game(body.state)
     direction = Direction.parse(body.direction)
-    motions = trace(game.exponents, direction)
+    motions = trace(game.exponents, direction, game.size)
     try:
         result = game.step(direction)
     except GameError as exc:  # the game has made as many moves as a save can hold
@@ -213,13 +224,28 @@ async def undo(body: UndoRequest, request: Request) -> dict[str, Any]:
 async def replay(body: ReplayRequest, request: Request) -> GameResponse:
     """The game ``seed`` becomes after ``history``: what a review link or an imported file
     holds. A move that is not U, R, D or L, or that changes nothing where it comes, is refused
-    with 422 naming its number. The replay runs off the event loop."""
-    call = partial(Game.replay, body.seed, body.history, strict=True, practice=body.practice)
+    with 422 naming its number. ``size`` is the board's ([4, 4] when absent). The replay runs
+    off the event loop."""
+    size = fitting_size(body)
+    call = partial(
+        Game.replay, body.seed, body.history, strict=True, practice=body.practice, size=size
+    )
     try:
         game = await _replayed(request, call)
     except GameError as exc:
         raise HTTPException(422, f"history: {exc}") from None
     return GameResponse.model_validate({"state": game.to_dict()})
+
+
+def fitting_size(body: ReplayRequest) -> BoardSize:
+    """The request's board size, once its history is known to fit a game of that size."""
+    size = board_size(body.size)
+    most = max_moves_for(size)
+    if len(body.history) > most:
+        raise HTTPException(
+            422, f"history: {len(body.history)} moves; a {size} game holds at most {most}"
+        )
+    return size
 
 
 async def _replayed(request: Request, call: Callable[[], T]) -> T:
@@ -243,8 +269,11 @@ _REVIEW_ERRORS: dict[int | str, dict[str, Any]] = {
 
 async def _started_review(body: ReviewRequest, request: Request) -> tuple[ReviewJob, Progress]:
     """Queue the review and wait until its moves are checked (its first progress report)."""
+    size = fitting_size(body)
     try:
-        job = review_service(request).start(body.seed, body.history, body.setting, body.practice)
+        job = review_service(request).start(
+            body.seed, body.history, body.setting, body.practice, size
+        )
     except ReviewsBusy:
         raise HTTPException(429, "too many reviews are running; try again shortly") from None
     try:
@@ -354,12 +383,16 @@ def _line(obj: dict[str, Any]) -> bytes:
 )
 async def hint(body: HintRequest, request: Request) -> HintResult:
     """The direction the solver advises and the expected value of every legal direction.
-    The search runs off the event loop and takes at most the preset's time budget."""
+    The search runs off the event loop and takes at most the preset's time budget. On 3x3 the
+    solved game may answer (``source`` "perfect"). A size the solver does not advise on gets
+    422 naming ``state.size``."""
     game = load_game(body.state)
     try:
         return await hint_service(request).advise(game, body.preset)
     except HintsBusy:
         raise HTTPException(429, "too many hints are being searched; try again shortly") from None
+    except SolverRefused as exc:
+        raise HTTPException(422, f"state.size: {exc}") from None
 
 
 @router.get("/presets", summary="The solver's presets", response_model=PresetsResponse)

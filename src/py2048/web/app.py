@@ -20,7 +20,7 @@ from py2048.web.head import HeadAsGetMiddleware
 from py2048.web.headers import SecurityHeadersMiddleware
 from py2048.web.hints import HintService
 from py2048.web.hosts import HostCheckMiddleware, HostPolicy
-from py2048.web.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from py2048.web.limits import LONG_MAX_BODY_BYTES, MAX_BODY_BYTES, BodyLimitMiddleware
 from py2048.web.reviews import ReviewService
 from py2048.web.workers import ReplayThreads
 
@@ -29,7 +29,9 @@ DESCRIPTION = f"""\
 engine's save object and sends it with each request; every rule runs in the engine.
 
 Every error is a 4xx with `{{"detail": "<message naming the field>"}}`. Request bodies over
-{MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB, room for the longest game) get 413; a
+{MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB, room for the longest game of 16 cells or
+fewer) get 413, unless they name a board of more than 16 cells (`"size": [rows, cols]`), whose
+games last longer: those may take {LONG_MAX_BODY_BYTES} bytes. A
 body sent as anything but JSON in UTF-8 (`Content-Type`: {JSON_TYPES}), or with no
 Content-Type, gets 415; a body holding more than {MAX_CONTAINERS} lists and objects gets 400,
 and one that gives a key twice gets 422.
@@ -77,7 +79,7 @@ def create_app(
     app.state.replays = ReplayThreads()
     # The last added runs first: a HEAD becomes a GET, then the Host is checked before anything
     # else.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, inspect=check_api_body)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=LONG_MAX_BODY_BYTES, inspect=check_api_body)
     app.add_middleware(SecurityHeadersMiddleware)
     if hosts is not None:
         app.add_middleware(HostCheckMiddleware, policy=hosts)

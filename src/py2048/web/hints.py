@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from py2048.engine import Direction, Game
+from py2048.engine.size import DEFAULT_SIZE, BoardSize
 from py2048.solver.grades import grade_values
 from py2048.web.workers import SearchThreads
 
@@ -31,6 +32,10 @@ class HintsBusy(Exception):
     """Too many hints are running or waiting already."""
 
 
+class SolverRefused(Exception):
+    """The solver gives no advice on boards of this size: the page tells the player so."""
+
+
 @dataclass(frozen=True, slots=True)
 class HintResult:
     """A hint as ``/api/hint`` answers it (see ``HintResponse``): directions by name."""
@@ -40,7 +45,8 @@ class HintResult:
     depth: int
     elapsed_ms: float
     source: str = "search"
-    """"search" (values: points still to come) or "table" (values: chances of table_target)."""
+    """"search" (values: points still to come), "table" (values: chances of table_target) or
+    "perfect" (the solved 3x3 game: values are the exact points still to come)."""
     table_target: int | None = None
     grades: dict[str, str] = field(default_factory=dict)
     """Each legal direction's grade in the review's words (best ... blunder), by its value;
@@ -51,11 +57,18 @@ class HintResult:
             object.__setattr__(self, "grades", grade_values(self.values))
 
 
-def search(board: list[list[int]], preset: str) -> HintResult:
-    """One solver search, on the calling thread."""
+def search(board: list[list[int]], preset: str, size: BoardSize = DEFAULT_SIZE) -> HintResult:
+    """One solver search, on the calling thread; the board's shape is its size. Raises
+    SolverRefused when the solver does not take boards of ``size`` (the engine has checked the
+    board, so a ValueError from the solver on another size is about the size)."""
     from py2048.solver import best_move
 
-    hint = best_move(board, preset=preset)
+    try:
+        hint = best_move(board, preset=preset)
+    except ValueError as exc:
+        if size.classic:
+            raise
+        raise SolverRefused(f"the solver gives no advice on {size} boards ({exc})") from None
     values = {str(Direction(d)): float(v) for d, v in hint.values.items() if math.isfinite(v)}
     direction = None if hint.direction is None else str(Direction(hint.direction))
     return HintResult(
@@ -81,6 +94,7 @@ class HintService(SearchThreads):
         self.pending += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, partial(search, game.board, preset))
+            call = partial(search, game.board, preset, game.size)
+            return await loop.run_in_executor(self.executor, call)
         finally:
             self.pending -= 1

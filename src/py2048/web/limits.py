@@ -5,8 +5,12 @@ otherwise as soon as the bytes read pass the limit, so the server never holds mo
 ``max_bytes`` of one request. A body that stalls gets a 408 instead of a worker waiting forever.
 A whole body can then be inspected before the app parses it (see :mod:`py2048.web.body`).
 
-The limit is sized to the largest request a game can make: a save at the move cap, whose
-history holds 262144 letters, is about 263 KB; 288 KiB leaves room for whitespace.
+The limits are sized to the largest request a game can make: a 4x4 save at the move cap,
+whose history holds 262144 letters, is about 263 KB, and 288 KiB (:data:`MAX_BODY_BYTES`)
+leaves room for whitespace. A game of more than 16 cells holds up to 4194304 moves, so its
+requests may take 16 times as much (:data:`LONG_MAX_BODY_BYTES`, 4.5 MiB): the middleware reads
+up to that, and :func:`py2048.web.body.check_api_body` refuses with 413 a body over the 4x4
+limit that does not name such a size.
 """
 
 from __future__ import annotations
@@ -17,7 +21,12 @@ from collections.abc import Callable
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-MAX_BODY_BYTES = 288 * 1024
+from py2048.engine.save import LONG_MAX_MOVES, MAX_MOVES
+
+MAX_BODY_BYTES = MAX_MOVES + MAX_MOVES // 8
+"""The largest body of a request about a game of 16 cells or fewer: 288 KiB."""
+LONG_MAX_BODY_BYTES = LONG_MAX_MOVES + LONG_MAX_MOVES // 8
+"""The largest body of a request about a game of more than 16 cells: 4.5 MiB."""
 BODY_TIMEOUT_S = 10.0
 
 Inspect = Callable[[Scope, bytes], tuple[int, str] | None]

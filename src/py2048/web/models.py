@@ -14,10 +14,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from py2048.engine import Game
-from py2048.engine.board import MAX_EXPONENT, MAX_TILE, SIZE
 from py2048.engine.direction import LETTERS
 from py2048.engine.rng import SEED_LIMIT
-from py2048.engine.save import MAX_MOVES, MAX_SCORE
+from py2048.engine.save import LONG_MAX_MOVES, size_max_score
+from py2048.engine.size import DEFAULT_SIZE, MAX_SIDE, MIN_SIDE, BoardSize
 from py2048.solver.grades import DEFAULT_SETTING, GRADES, REVIEW_SETTINGS
 from py2048.solver.mistakes import STRATEGY_MISTAKES
 from py2048.solver.presets import DEFAULT_PRESET, PRESETS, describe_presets
@@ -34,7 +34,9 @@ else:  # the API's schema lists each one
     GradeName = Literal[GRADES]
     MistakeName = Literal[tuple(STRATEGY_MISTAKES)]
 
-TILE_VALUES = [0, *(1 << e for e in range(1, MAX_EXPONENT + 1))]
+LARGEST = BoardSize(MAX_SIDE, MAX_SIDE)
+"""The largest board: the bounds on a field's shape here; the engine checks each save's own."""
+TILE_VALUES = [0, *(1 << e for e in range(1, LARGEST.max_exponent + 1))]
 
 
 def _integral(value: object) -> object:
@@ -62,16 +64,29 @@ Tile = Annotated[
     int,
     Field(
         ge=0,
-        le=MAX_TILE,
-        description="0 for an empty cell, else a power of two from 2 to 131072",
+        le=LARGEST.max_tile,
+        description="0 for an empty cell, else a power of two from 2 to the size's largest "
+        "(131072 on 4x4, 1024 on 3x3, 2**65 on 8x8)",
         json_schema_extra={"enum": TILE_VALUES},
     ),
     Integral,
 ]
-Row = Annotated[list[Tile], Field(min_length=SIZE, max_length=SIZE)]
+Row = Annotated[list[Tile], Field(min_length=MIN_SIDE, max_length=MAX_SIDE)]
+Index = Annotated[int, Field(ge=0, lt=MAX_SIDE)]
 Cell = Annotated[
-    tuple[Annotated[int, Field(ge=0, lt=SIZE)], Annotated[int, Field(ge=0, lt=SIZE)]],
+    tuple[Index, Index],
     Field(description="[row, col]: rows top to bottom, columns left to right, 0-based"),
+]
+Side = Annotated[int, Field(ge=MIN_SIDE, le=MAX_SIDE), Integral]
+SizeField = Annotated[
+    list[Side],
+    Field(
+        description=f"optional: the board's [rows, columns], each {MIN_SIDE} to {MAX_SIDE}; "
+        "[4, 4] when absent",
+        examples=[[5, 5]],
+        min_length=2,
+        max_length=2,
+    ),
 ]
 
 
@@ -84,18 +99,21 @@ class Save(_Strict):
 
     format: Literal["py2048"]
     version: Annotated[Literal[1], Integral]
-    board: Annotated[list[Row], Field(min_length=SIZE, max_length=SIZE)] = Field(
-        description="4 rows of 4 tiles, top to bottom"
+    board: Annotated[list[Row], Field(min_length=MIN_SIDE, max_length=MAX_SIDE)] = Field(
+        description="the rows of tiles, top to bottom: 4 rows of 4 unless size says otherwise"
     )
-    score: Annotated[int, Field(ge=0, le=MAX_SCORE), Integral] = Field(
+    score: Annotated[int, Field(ge=0, le=size_max_score(LARGEST)), Integral] = Field(
         description="sum of all merges so far"
     )
     seed: Seed = Field(description="the seed every spawn follows from")
-    moves: Annotated[int, Field(ge=0, le=MAX_MOVES), Integral] = Field(
-        description="real moves made"
+    moves: Annotated[int, Field(ge=0, le=LONG_MAX_MOVES), Integral] = Field(
+        description="real moves made: at most 262144 on boards of 16 cells or fewer, "
+        "4194304 on larger ones"
     )
     history: str = Field(
-        max_length=MAX_MOVES, pattern=f"^[{LETTERS}]*$", description="the moves made, as U, R, D, L"
+        max_length=LONG_MAX_MOVES,
+        pattern=f"^[{LETTERS}]*$",
+        description="the moves made, as U, R, D, L",
     )
     won: bool = Field(description="a 2048 (or more) is on the board")
     keep_going: bool = Field(description="the player chose to play on after winning")
@@ -105,6 +123,9 @@ class Save(_Strict):
         description="optional: Undo was used in this game, so it never sets the best score "
         "(saved only when true)",
     )
+    size: SizeField | None = Field(
+        None, description="optional: the board's [rows, columns] (saved only when not [4, 4])"
+    )
 
 
 class NewGameRequest(_Strict):
@@ -113,6 +134,9 @@ class NewGameRequest(_Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seed": _EXAMPLE_SEED}]})
 
     seed: Seed | None = Field(default=None, description="omit or null for a random game")
+    size: SizeField | None = Field(
+        None, description="the board's [rows, columns]; [4, 4] when absent"
+    )
 
 
 class StateRequest(_Strict):
@@ -164,15 +188,21 @@ class UndoRequest(StateRequest):
         json_schema_extra={"examples": [{"state": _EXAMPLE_PLAYED, "steps": 1}]}
     )
 
-    steps: Annotated[int, Field(ge=1, le=MAX_MOVES), Integral] = Field(
+    steps: Annotated[int, Field(ge=1, le=LONG_MAX_MOVES), Integral] = Field(
         1, description="how many moves to take back"
     )
 
 
 _HISTORY = Field(
-    max_length=MAX_MOVES,
-    description="the game's moves in order, as the letters U, R, D and L",
+    max_length=LONG_MAX_MOVES,
+    description="the game's moves in order, as the letters U, R, D and L: at most 262144 on "
+    "boards of 16 cells or fewer, 4194304 on larger ones",
 )
+
+
+def board_size(size: list[int] | None) -> BoardSize:
+    """A request's size field as a BoardSize: 4x4 when absent."""
+    return DEFAULT_SIZE if size is None else BoardSize(*size)
 
 
 class ReplayRequest(_Strict):
@@ -185,6 +215,9 @@ class ReplayRequest(_Strict):
     seed: Seed = Field(description="the seed the game started from")
     history: str = _HISTORY
     practice: bool = Field(False, description="Undo was used in this game")
+    size: SizeField | None = Field(
+        None, description="the board's [rows, columns]; [4, 4] when absent"
+    )
 
 
 class ReviewRequest(ReplayRequest):
@@ -225,8 +258,8 @@ class Motion(BaseModel):
 class Spawn(BaseModel):
     """The tile that appeared after the move."""
 
-    row: int = Field(ge=0, lt=SIZE)
-    col: int = Field(ge=0, lt=SIZE)
+    row: int = Field(ge=0, lt=MAX_SIDE)
+    col: int = Field(ge=0, lt=MAX_SIDE)
     value: Literal[2, 4]
 
 
@@ -251,10 +284,11 @@ class HintResponse(BaseModel):
         ge=-1, description="depth searched (dN looks N+1 player moves ahead); -1: no move left"
     )
     elapsed_ms: float = Field(ge=0, description="time the search took")
-    source: Literal["search", "table"] = Field(
+    source: Literal["search", "table", "perfect"] = Field(
         "search",
         description='"search": values are the points still to come after each move; "table": '
-        "an endgame table answered, and values are the chances (0 to 1) of making table_target",
+        "an endgame table answered, and values are the chances (0 to 1) of making table_target; "
+        '"perfect": the solved 3x3 game answered, and values are the exact points still to come',
     )
     table_target: int | None = Field(None, description="the tile a table's chances are about")
     grades: dict[DirectionName, GradeName] = Field(
@@ -301,6 +335,7 @@ class GameReviewBody(BaseModel):
 
     seed: int
     history: str
+    size: SizeField | None = Field(None, description="the board's [rows, columns]; absent on 4x4")
     setting: ReviewSettingInfo
     final_board: list[list[int]]
     final_score: int = Field(ge=0)

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from py2048.engine import Game
+from py2048.engine.size import DEFAULT_SIZE, BoardSize
 from py2048.solver.grades import ReviewCancelled
 from py2048.web.workers import SearchThreads
 
@@ -37,16 +39,38 @@ class Progress:
     total: int
 
 
+class ReviewRefused(ValueError):
+    """The solver does not review games of this size; ``field`` names the request's field."""
+
+    field = "size"
+
+
 def run_review(
-    seed: int, history: str, setting: str, practice: bool, progress: Any = None
+    seed: int,
+    history: str,
+    setting: str,
+    practice: bool,
+    progress: Any = None,
+    size: BoardSize = DEFAULT_SIZE,
 ) -> dict[str, Any]:
     """One review, on the calling thread: ``{"review": ..., "state": ...}`` (the state being the
-    game's save after the moves, marked practice when it was one). Raises ReviewError."""
+    game's save after the moves, marked practice when it was one; the review carries ``size``
+    off 4x4, as the save does). Raises ReviewError, or ReviewRefused for a size the solver's
+    review does not take."""
     from py2048.solver import review
 
-    graded = review(seed, history, setting=setting, progress=progress)
-    state = Game.replay(seed, graded.history, practice=practice).to_dict()
-    return {"review": graded.to_dict(), "state": state}
+    if size.classic:
+        graded = review(seed, history, setting=setting, progress=progress)
+    elif "size" in inspect.signature(review).parameters:
+        by_size: dict[str, Any] = {"size": size}  # a solver that reviews other sizes takes it
+        graded = review(seed, history, setting=setting, progress=progress, **by_size)
+    else:
+        raise ReviewRefused(f"the solver does not review {size} games")
+    state = Game.replay(seed, graded.history, practice=practice, size=size).to_dict()
+    body = graded.to_dict()
+    if not size.classic:
+        body["size"] = list(size)
+    return {"review": body, "state": state}
 
 
 class ReviewJob:
@@ -112,13 +136,17 @@ class ReviewService(SearchThreads):
     def __init__(self, waiting: int = DEFAULT_WAITING) -> None:
         super().__init__(1, waiting, "review")
 
-    def start(self, seed: int, history: str, setting: str, practice: bool) -> ReviewJob:
+    def start(
+        self, seed: int, history: str, setting: str, practice: bool, size: BoardSize = DEFAULT_SIZE
+    ) -> ReviewJob:
         """Queue a review; raises ReviewsBusy when too many are running or waiting."""
         if self.full:
             raise ReviewsBusy
         job = ReviewJob(asyncio.get_running_loop())
         self.pending += 1
-        job.future = self.executor.submit(run_review, seed, history, setting, practice, job.report)
+        job.future = self.executor.submit(
+            run_review, seed, history, setting, practice, job.report, size
+        )
         job.future.add_done_callback(lambda _: self._call_soon(job, self._finished))
         return job
 
