@@ -21,7 +21,8 @@ class Advice(Protocol):
 
 
 Advisor = Callable[[list[list[int]], str], Advice]
-"""Gives advice for a board (4 rows of 4 tile values) at a preset. Runs off the UI thread."""
+"""Gives advice for a board (its rows of tile values, of any size) at a preset. Runs off the UI
+thread."""
 
 
 def solver_advice(board: list[list[int]], preset: str) -> Advice:

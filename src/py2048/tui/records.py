@@ -53,14 +53,13 @@ def encode_game(
 ) -> str:
     """The review link's fragment for a game (``seed=42&n=7&moves=...``), as the browser game
     writes it (``docs/review.md``, "Review links"); a board other than 4x4 adds its size
-    (``&size=5x5``)."""
+    (``seed=42&size=5x5&n=7&moves=...``)."""
     packed = bytearray((len(history) + 3) // 4)
     for index, letter in enumerate(history):
         packed[index // 4] |= LETTERS.index(letter) << (6 - 2 * (index % 4))
     moves = base64.urlsafe_b64encode(bytes(packed)).decode("ascii").rstrip("=")
-    fragment = f"seed={seed}&n={len(history)}&moves={moves}"
-    if not size.classic:
-        fragment += f"&size={size}"
+    sized = "" if size.classic else f"&size={size}"
+    fragment = f"seed={seed}{sized}&n={len(history)}&moves={moves}"
     return fragment + ("&practice=1" if practice else "")
 
 

@@ -9,6 +9,7 @@ rule book's mistake it matches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -17,11 +18,14 @@ from rich.table import Table
 from rich.text import Text
 
 from py2048.engine import Game, GameError
-from py2048.palette import TILE_COLOURS, ColourSystem
-from py2048.tui.palette import ARROWS, BOARD, EMPTY_CELL
+from py2048.palette import ColourSystem
+from py2048.solver.grades import DEFAULT_SETTING
+from py2048.tui.palette import ARROWS, BOARD, EMPTY_CELL, tile_colours
+from py2048.tui.widgets.board import label
 
 if TYPE_CHECKING:
     from py2048.solver import GameReview, MoveReview
+    from py2048.solver.grades import ReviewSetting
 
 GRADE_STYLES = {
     "best": "bold green",
@@ -38,18 +42,21 @@ def direction_text(direction: int) -> str:
 
 
 def mini_board(board: tuple[tuple[int, ...], ...], system: ColourSystem) -> RenderableType:
-    """A 4x4 board of coloured cells, each six characters wide."""
+    """A board of any size in coloured cells, each six characters wide (five from six columns
+    on, so that an 8x8 board takes 40; a number too wide is written short, 128k)."""
+    width = 6 if len(board[0]) <= 5 else 5
     table = Table.grid(padding=(0, 0))
-    for _ in range(4):
-        table.add_column(width=6, justify="center")
+    for _ in board[0]:
+        table.add_column(width=width, justify="center")
     for row in board:
         cells = []
         for value in row:
             if value:
-                background, text = TILE_COLOURS[value].for_system(system)
-                cells.append(Text(f"{value:^6}", style=f"bold {text} on {background}"))
+                background, text = tile_colours(value, system)
+                shown = label(value, width)
+                cells.append(Text(f"{shown:^{width}}", style=f"bold {text} on {background}"))
             else:
-                cells.append(Text(" " * 6, style=f"on {EMPTY_CELL}"))
+                cells.append(Text(" " * width, style=f"on {EMPTY_CELL}"))
         table.add_row(*cells)
     return Padding(table, (0, 1), style=f"on {BOARD}", expand=False)
 
@@ -65,8 +72,10 @@ def summary(graded: GameReview, *, practice: bool, system: ColourSystem) -> Rend
     parts: list[RenderableType] = []
     head = Text()
     head.append("Game review", style="bold")
+    rows, cols = len(graded.final_board), len(graded.final_board[0])
+    board = "" if (rows, cols) == (4, 4) else f"{rows}x{cols} board · "
     head.append(
-        f"  seed {graded.seed} · {len(graded.moves):,} moves · final score "
+        f"  {board}seed {graded.seed} · {len(graded.moves):,} moves · final score "
         f"{graded.final_score:,} · largest tile {graded.max_tile}"
     )
     parts.append(head)
@@ -125,12 +134,26 @@ def costly_move(move: MoveReview, system: ColourSystem) -> RenderableType:
     return Group(Text(""), row)
 
 
+def review_game(
+    game: Game,
+    *,
+    setting: str | ReviewSetting = DEFAULT_SETTING,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
+    """The solver's review of ``game``, of any size (:func:`py2048.solver.review`). Its
+    ReviewError (a ValueError) when the solver cannot review the game: the caller says so
+    instead of failing."""
+    from py2048.solver import review
+
+    return review(game.seed, game.history, setting=setting, progress=progress, size=game.size)
+
+
 def replay_problem(game: Game) -> str | None:
     """Why a saved game cannot be reviewed, or None: a move that does not move where it comes
     (named by its number), or moves that do not rebuild the game from its seed (a game set up
     from a board)."""
     try:
-        replayed = Game.replay(game.seed, game.history, strict=True)
+        replayed = Game.replay(game.seed, game.history, strict=True, size=game.size)
     except GameError as exc:
         return f"its moves cannot be replayed from its seed: {exc}"
     if (replayed.board, replayed.score) != (game.board, game.score):

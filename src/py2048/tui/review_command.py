@@ -1,7 +1,8 @@
 """``2048 review [FILE]``: the solver grades every move of a saved game and prints the summary.
 
-FILE is a py2048 save (the terminal game's ``game.json``, or a file exported from the browser);
-without it, the terminal game's current save. ``--games`` lists the past games instead (the
+FILE is a py2048 save (the terminal game's ``game.json``, or a file exported from the browser),
+of any board size; without it, the terminal game's current save of the size last played, or of
+``--size``. ``--games`` lists the past games instead (the
 terminal game's, or those of FILE when it is a list of games, as the browser's "Export all"
 writes), and ``--game N`` reviews the Nth of them (1 the newest). ``--json`` prints the review
 as JSON instead (:meth:`py2048.solver.GameReview.to_dict`, with ``practice``: whether Undo was
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from py2048.argtypes import positive_int
 from py2048.solver.grades import DEFAULT_SETTING, REVIEW_SETTINGS
+from py2048.tui.command import board_size
 
 if TYPE_CHECKING:
     from py2048.tui.records import PastGame
@@ -37,6 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a py2048 save (default: the terminal game's current save), or with --games and "
         "--game a list of past games (the browser's Export all; default: the terminal game's)",
+    )
+    parser.add_argument(
+        "--size",
+        type=board_size,
+        metavar="RxC",
+        help="without FILE: review the terminal game's save of this board size (default: the "
+        "size last played)",
     )
     parser.add_argument(
         "--games", action="store_true", help="list the past games, newest first, numbered"
@@ -114,14 +123,14 @@ def list_games(games: list[PastGame]) -> str:
         return "No past games yet: every game that ends in 2048 play is kept."
     from py2048.tui.screens.records import when
 
-    lines = [f"{'#':>4}  {'date':<16}  {'score':>9}  {'tile':>6}  {'moves':>6}"]
+    lines = [f"{'#':>4}  {'date':<16}  {'size':<4}  {'score':>9}  {'tile':>6}  {'moves':>6}"]
     for number, game in enumerate(games, start=1):
         notes = [n for n, on in (("practice", game.practice),) if on]
         if game.ended == "abandoned":
             notes.append("left unfinished")
         lines.append(
-            f"{number:>4}  {when(game):<16}  {game.score:>9,}  {game.tile:>6}  {game.moves:>6,}"
-            + (f"  {', '.join(notes)}" if notes else "")
+            f"{number:>4}  {when(game):<16}  {game.size!s:<4}  {game.score:>9,}  {game.tile:>6}  "
+            f"{game.moves:>6,}" + (f"  {', '.join(notes)}" if notes else "")
         )
     lines.append("Review one with: 2048 review --game N")
     return "\n".join(lines)
@@ -146,10 +155,11 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from py2048.engine import Game
-    from py2048.solver import review
+    from py2048.engine.size import parse_size
     from py2048.tui.palette import colour_system
-    from py2048.tui.review import summary
-    from py2048.tui.storage import GAME_FILE, default_data_dir
+    from py2048.tui.review import review_game, summary
+    from py2048.tui.settings import Settings
+    from py2048.tui.storage import Storage, default_data_dir
 
     if args.games or args.game is not None:
         games = read_past_games(args.file)
@@ -158,7 +168,11 @@ def run(args: argparse.Namespace) -> int:
             return 0
         game = past_game(games, args.game)
     else:
-        path = args.file if args.file is not None else default_data_dir() / GAME_FILE
+        path = args.file
+        if path is None:
+            directory = default_data_dir()
+            size = args.size or Settings.load(directory).size
+            path = Storage(directory, parse_size(size)).game_path
         game = read_game(path, current_save=args.file is None)
     assert isinstance(game, Game)
     errors = Console(stderr=True)
@@ -175,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         def report(graded: int, total: int) -> None:
             progress.update(task, completed=graded, total=max(total, 1))
 
-        graded = review(game.seed, game.history, setting=args.setting, progress=report)
+        graded = review_game(game, setting=args.setting, progress=report)
     if args.json:
         sys.stdout.write(json.dumps({"practice": game.practice} | graded.to_dict()) + "\n")
         return 0

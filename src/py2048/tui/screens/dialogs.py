@@ -123,7 +123,8 @@ class ConfirmNewGameScreen(Dialog):
     def __init__(self, score: int) -> None:
         super().__init__(
             "Start a new game?",
-            f"The game in progress (score {score:,}) will be lost.",
+            f"The game in progress (score {score:,}) will be lost.\n"
+            "(B plays another board size instead, and keeps this game.)",
             [(CANCEL, "Keep playing (N)"), (NEW_GAME, "New game (Y)")],
         )
 

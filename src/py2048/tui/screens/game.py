@@ -389,7 +389,7 @@ class GameScreen(Screen[None]):
         if event.state == WorkerState.ERROR:
             self.stop_autoplay()
             panel.thinking = False
-            panel.problem = f"The solver failed: {worker.error}"
+            panel.problem = self._advice_problem(worker.error)
             return
         if event.state != WorkerState.SUCCESS:
             return
@@ -400,6 +400,13 @@ class GameScreen(Screen[None]):
         panel.show(advice, self.session.game.score)
         if worker.name == "autoplay" and self.autoplaying:
             self._autoplay_move(advice)
+
+    def _advice_problem(self, error: BaseException | None) -> str:
+        """What the panel says when the solver gave no advice: a board it refused (a size it
+        does not play, say) is named as such; anything else is a failure."""
+        if isinstance(error, ValueError) and not self.board_size.classic:
+            return f"No advice on {self.board_size}: the solver said: {error}"
+        return f"The solver failed: {error}"
 
     def _autoplay_move(self, advice: Advice) -> None:
         score = self.session.game.score

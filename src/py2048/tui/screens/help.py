@@ -15,7 +15,8 @@ from py2048.tui.screens.box import BoxScreen
 
 RULES = (
     "Slide all tiles with one key; two equal tiles that meet merge into their sum, which is "
-    "added to the score. Make a 2048 tile to win, then keep going if you like."
+    "added to the score. Make a 2048 tile to win, then keep going if you like. Boards of 3 to "
+    "8 rows and columns (B): on 3x3 the largest tile possible is 1024, so that game is never won."
 )
 
 

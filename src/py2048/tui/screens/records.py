@@ -1,5 +1,6 @@
-"""Statistics and past games, over the board: the counts, a bar of the largest tile each game
-reached, the practice games apart, and the past games, newest first. Enter opens the chosen
+"""Statistics and past games, over the board: the counts of the board size being played, a bar
+of the largest tile each game reached, the practice games apart, and the past games of every
+size, newest first. Enter opens the chosen
 game's review, D deletes it, X (then Y) resets the counts; Esc closes."""
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class RecordsScreen(BoxScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box") as box:
-            box.border_title = "Statistics and past games (Esc closes)"
+            box.border_title = f"Statistics on {self.records.size} and past games (Esc closes)"
             yield Static(id="message", markup=False)
             yield Static(id="counts", markup=False)
             yield Static("Largest tile reached", classes="heading", markup=False)
@@ -94,7 +95,7 @@ class RecordsScreen(BoxScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Date", "Score", "Tile", "Moves", "")
+        table.add_columns("Date", "Size", "Score", "Tile", "Moves", "")
         self.refresh_records()
         table.focus()
 
@@ -124,6 +125,7 @@ class RecordsScreen(BoxScreen[None]):
                 notes.append("left unfinished")
             table.add_row(
                 when(game),
+                str(game.size),
                 Text(f"{game.score:,}", justify="right"),
                 Text(str(game.tile), justify="right"),
                 Text(f"{game.moves:,}", justify="right"),

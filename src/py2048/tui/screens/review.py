@@ -17,7 +17,7 @@ from textual.worker import Worker, WorkerState
 from py2048.engine import Game
 from py2048.solver.grades import ReviewCancelled
 from py2048.tui.palette import colour_system
-from py2048.tui.review import replay_problem, summary
+from py2048.tui.review import replay_problem, review_game, summary
 from py2048.tui.screens.box import BoxScreen
 
 REVIEW_GROUP = "review"
@@ -65,14 +65,13 @@ class ReviewScreen(BoxScreen[None]):
     def _review(self) -> object:
         """On a worker thread: the review. Its progress goes into ``graded`` and ``total``,
         which a timer on the screen shows; closing the screen makes the next report stop it."""
-        from py2048.solver import review
 
         def progress(graded: int, total: int) -> None:
             self.graded, self.total = graded, total
             if self.cancelled.is_set():
                 raise ReviewCancelled
 
-        return review(self.game.seed, self.game.history, progress=progress)
+        return review_game(self.game, progress=progress)
 
     def _show_progress(self) -> None:
         if self.ended or not self.is_attached:
@@ -92,8 +91,11 @@ class ReviewScreen(BoxScreen[None]):
         if event.worker.group != REVIEW_GROUP or self.cancelled.is_set():
             return
         if event.state == WorkerState.ERROR:
-            if not isinstance(event.worker.error, ReviewCancelled):
-                self._stopped(f"The review failed: {event.worker.error}")
+            error = event.worker.error
+            if isinstance(error, ValueError):  # a size the solver does not review, say
+                self._stopped(f"This game cannot be reviewed: {error}.")
+            elif not isinstance(error, ReviewCancelled):
+                self._stopped(f"The review failed: {error}")
             return
         if event.state != WorkerState.SUCCESS:
             return

@@ -80,9 +80,9 @@ class AdvicePanel(Widget):
 def advice_lines(advice: Advice, score: int) -> list[Content]:
     """The advice as the panel says it: the best move, then each legal move's grade in the
     review's words (best, good, inaccuracy, mistake, blunder, by the review's thresholds) beside
-    its figure, then who answered. The search's figure is the
-    final score the move leads to; an endgame table's (``source`` "table") the chance of
-    building its tile."""
+    its figure, then who answered. The search's figure is the final score the move leads to, as
+    is perfect play's (``source`` "perfect", on 3x3: the exact expected final score); an
+    endgame table's (``source`` "table") the chance of building its tile."""
     if advice.direction is None:
         return [Content("No move left")]
     by_table = getattr(advice, "source", "search") == "table"
@@ -112,6 +112,8 @@ def advice_lines(advice: Advice, score: int) -> list[Content]:
     elapsed = getattr(advice, "elapsed_ms", None)
     if by_table:
         lines.append(Content.styled("from an endgame table", "dim"))
+    elif getattr(advice, "source", "search") == "perfect":
+        lines.append(Content.styled("perfect play (exact values)", "dim"))
     elif depth is not None and depth >= 0 and elapsed is not None:
         ahead = depth + 1
         moves = "move" if ahead == 1 else "moves"
