@@ -160,3 +160,42 @@ def test_a_run_keeps_its_learning_curve_and_a_resumed_run_adds_to_it(tmp_path: P
     assert points[1]["moves"] > points[0]["moves"] > 0
     assert points[1]["recent_games"] == 25
     assert points[1]["mean_score"] > 0 and 0 <= points[1]["2048"] <= 1
+
+
+def test_an_optimistic_network_values_every_board_alike() -> None:
+    from py2048.learn import NTupleNetwork
+
+    network = NTupleNetwork.optimistic(320_000.0)
+    for board in (
+        [[2, 4, 0, 0]] + [[0] * 4] * 3,
+        [[2**k for k in range(r * 4 + 1, r * 4 + 5)] for r in range(4)],
+    ):
+        assert network.value(board) == pytest.approx(320_000.0, rel=1e-6)
+    with pytest.raises(ValueError, match="0 or more"):
+        NTupleNetwork.optimistic(-1.0)
+
+
+def test_an_optimistic_run_starts_high_and_learns_down(tmp_path: Path) -> None:
+    export = tmp_path / "weights.npz"
+    options = arguments(tmp_path / "run.npz", optimistic=1000.0, step_size="fixed", alpha=0.1)
+    assert train(dataclasses_replace(options, export=str(export))) == 0
+    weights = load_weights(export).weights
+    share = 1000.0 / (8 * len(load_weights(export).tuples))
+    untouched = np.isclose(weights, share, rtol=1e-3)
+    assert untouched.mean() > 0.5  # entries no game reached keep their start (int16: rtol)
+    assert weights.min() < share / 2  # the ones play met learned that games end
+
+
+def test_optimistic_is_for_fresh_runs_and_not_with_init(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    train(arguments(checkpoint, games=10))
+    with pytest.raises(ValueError, match="--optimistic starts a fresh run"):
+        train(arguments(checkpoint, resume=True, tuples=None, optimistic=5.0))
+    with pytest.raises(ValueError, match="--optimistic and --init"):
+        train(arguments(tmp_path / "other.npz", tuples=None, init="shipped", optimistic=5.0))
+
+
+def dataclasses_replace(options: TrainOptions, **changes: object) -> TrainOptions:
+    import dataclasses
+
+    return dataclasses.replace(options, **changes)  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ from py2048.argtypes import non_negative_int, positive_int
 from py2048.evaluation.ntuple import shipped_weights_path
 from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
-from py2048.learn.network import load_weights, save_weights
+from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ class TrainOptions:
     network py2048 ships)."""
     lock_free: bool | None = None
     """Several workers learn at once on shared weights (faster, not repeatable)."""
+    optimistic: float | None = None
+    """A fresh run starts with every board valued at this (optimistic initialisation)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -115,6 +117,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "network py2048 ships); its tuples and stages are the run's",
     )
     parser.add_argument(
+        "--optimistic",
+        type=float,
+        metavar="VALUE",
+        help="a fresh run starts with every board valued at VALUE instead of 0 (optimistic "
+        "initialisation, e.g. 320000, usually with --step-size fixed --alpha 0.1)",
+    )
+    parser.add_argument(
         "--lock-free",
         action="store_true",
         default=None,
@@ -149,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
             checkpoint_minutes=args.checkpoint_minutes,
             init=args.init,
             lock_free=args.lock_free,
+            optimistic=args.optimistic,
         )
     )
 
@@ -196,6 +206,8 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
             "--checkpoint"
         )
     network = None
+    if options.optimistic is not None and options.init is not None:
+        raise ValueError("--optimistic and --init are two ways to start a run: give one")
     if options.init is not None:
         if options.tuples is not None or options.stage_tiles is not None:
             raise ValueError(
@@ -217,6 +229,8 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
         lock_free=bool(options.lock_free),
         **_restart_settings(options),
     )
+    if options.optimistic is not None:
+        network = NTupleNetwork.optimistic(options.optimistic, config.tuples, config.stage_tiles)
     return Trainer(config, network)
 
 
@@ -257,9 +271,10 @@ def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
         "--workers": (options.workers, config.workers),
         "--lock-free": (options.lock_free, config.lock_free),
     }
-    if options.init is not None:
+    if options.init is not None or options.optimistic is not None:
         trainer.close()
-        raise ValueError("--init starts a fresh run; a resumed run goes on from its checkpoint")
+        option = "--init" if options.init is not None else "--optimistic"
+        raise ValueError(f"{option} starts a fresh run; a resumed run goes on from its checkpoint")
     for option, (asked, saved) in requested.items():
         if asked is not None and asked != saved:
             trainer.close()

@@ -67,6 +67,27 @@ class NTupleNetwork:
         weights = np.zeros(entry_count(tuples, stage_tiles), dtype=np.float32)
         return cls(tuples, weights, stage_tiles)
 
+    @classmethod
+    def optimistic(
+        cls,
+        value: float,
+        tuples: Sequence[Sequence[int]] = DEFAULT_TUPLES,
+        stage_tiles: Sequence[int] = (),
+    ) -> NTupleNetwork:
+        """A network that values every board at ``value``: optimistic initialisation.
+
+        Each of the ``8 * len(tuples)`` entries a board reads starts at its share of ``value``,
+        so boards the training has not met yet look better than the ones it has, and play
+        goes to see them (Guei, Chen and Wu's optimistic TD starts every board at 320,000).
+        """
+        tuples = validate_tuples(tuples)
+        stage_tiles = validate_stage_tiles(stage_tiles)
+        if not (np.isfinite(value) and value >= 0):
+            raise ValueError(f"the optimistic value must be 0 or more, got {value}")
+        share = np.float32(value / (8 * len(tuples)))
+        weights = np.full(entry_count(tuples, stage_tiles), share, dtype=np.float32)
+        return cls(tuples, weights, stage_tiles)
+
     def split_stages(self, stage_tiles: Sequence[int]) -> NTupleNetwork:
         """This network with more stage tiles; each new stage starts as a copy of its old one.
 
