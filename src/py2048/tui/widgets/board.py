@@ -153,10 +153,7 @@ class Board(Widget):
         size = BoardSize(len(board), len(board[0]))
         if size != self.board_size:
             self.board_size = size
-            self.remove_children()
-            self.mount_all(self._tiles())
-            self.call_after_refresh(self.show, board, spawned)
-            self.fit_to(self.room)
+            self.call_later(self._replace_tiles, board, spawned)
             return
         for row, values in enumerate(board):
             for col, value in enumerate(values):
@@ -164,6 +161,14 @@ class Board(Widget):
                 tile.show(value, spawned=(row, col) == spawned)
         self.widest = max(len(str(value)) for values in board for value in values)
         self.fit_to(self.room)
+
+    async def _replace_tiles(
+        self, board: Sequence[Sequence[int]], spawned: tuple[int, int] | None
+    ) -> None:
+        """The tiles of another size, in place of the old ones, then ``board`` on them."""
+        await self.remove_children()
+        await self.mount_all(self._tiles())
+        self.show(board, spawned)
 
     def fit_to(self, room: Size) -> None:
         """Lay the board out in ``room`` (width, height), when it changed or a wider number
