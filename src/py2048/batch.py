@@ -81,14 +81,17 @@ float64 rewards, and scores fit their 64-bit column."""
 # --- one game of a batch, on any size -------------------------------------------------------
 
 
-class Boards(NamedTuple):
-    """Where a batch's boards are: packed in the state's ``lo`` and ``hi`` words (4x4, moved by
-    the row ``tables``), or as row-major exponents in ``cells`` (every other size)."""
+class Grid(NamedTuple):
+    """The boards of a batch of a size other than 4x4 (a 4x4 batch has None: its boards are
+    packed in the state's ``lo`` and ``hi`` words and move through the engine's row tables).
 
-    tables: np.ndarray
-    """The engine's move tables (``engine.board.ROW_TABLES``)."""
+    The per-game kernels below take it as their ``grid`` argument; numba compiles them once
+    for None and once for a Grid, dropping the other size's branch, so 4x4 runs its packed
+    code alone.
+    """
+
     cells: np.ndarray
-    """(N, rows * cols) uint8 exponents, a game per row; (N, 0) on 4x4."""
+    """(N, rows * cols) uint8: each game's row-major exponents."""
     scratch: np.ndarray
     """(rows * cols,) uint8: where a move is made before the game keeps it."""
     rows: int
@@ -106,12 +109,11 @@ class Start(NamedTuple):
     use_board: bool
 
 
-def boards_for(size: BoardSize, n: int) -> Boards:
-    """Fresh storage for ``n`` boards of ``size``."""
+def grid_for(size: BoardSize, n: int) -> Grid | None:
+    """Fresh storage for ``n`` boards of ``size``; None for 4x4 (packed in the state)."""
     if size.classic:
-        return Boards(ROW_TABLES, np.zeros((n, 0), np.uint8), np.zeros(0, np.uint8), 4, 4)
-    cells = np.zeros((n, size.cells), np.uint8)
-    return Boards(ROW_TABLES, cells, np.zeros(size.cells, np.uint8), size.rows, size.cols)
+        return None
+    return Grid(np.zeros((n, size.cells), np.uint8), np.zeros(size.cells, np.uint8), *size)
 
 
 def start_for(board: Sequence[Sequence[int]] | None, size: BoardSize) -> Start:
@@ -137,19 +139,20 @@ def start_for(board: Sequence[Sequence[int]] | None, size: BoardSize) -> Start:
     return Start(np.uint64(0), np.uint64(0), np.array(exponents, np.uint8), True)
 
 
-def board_rows(boards: Boards, state: np.ndarray, i: int) -> list[list[int]]:
+def board_rows(state: np.ndarray, i: int, boards: Grid | None) -> list[list[int]]:
     """Game ``i``'s board as rows of tile values (a fresh list)."""
-    if boards.cells.shape[1] == 0:
+    if boards is None:
         return unpack(int(state[i, STATE_LO]), int(state[i, STATE_HI]))
-    size = BoardSize(boards.rows, boards.cols)
-    return grid.tiles(boards.cells[i].tolist(), size)
+    return grid.tiles(boards.cells[i].tolist(), BoardSize(boards.rows, boards.cols))
 
 
-@njit(cache=True, nogil=True)
-def restart_game(boards: Boards, state: np.ndarray, i: int, seed: np.uint64, start: Start) -> None:
+@njit(cache=True, nogil=True, inline="always")
+def restart_game(
+    state: np.ndarray, i: int, seed: np.uint64, start: Start, boards: Grid | None
+) -> None:
     """Game ``i`` becomes ``Game(seed)``, or ``Game.from_board(board, seed=seed)`` with a
     board (``start``)."""
-    if boards.cells.shape[1] == 0:
+    if boards is None:
         restart_from(state, i, seed, start.lo, start.hi, start.use_board)
         return
     key = seed_key(seed)
@@ -166,11 +169,13 @@ def restart_game(boards: Boards, state: np.ndarray, i: int, seed: np.uint64, sta
     state[i, STATE_SCORE] = 0
 
 
-@njit(cache=True, nogil=True)
-def advance_game(boards: Boards, state: np.ndarray, i: int, action: int) -> tuple[int, bool]:
+@njit(cache=True, nogil=True, inline="always")
+def advance_game(
+    state: np.ndarray, i: int, action: int, tables: np.ndarray, boards: Grid | None
+) -> tuple[int, bool]:
     """Play ``action`` in game ``i`` as ``Game.step`` does: ``(gain, moved)``."""
-    if boards.cells.shape[1] == 0:
-        return advance(state, i, action, boards.tables)
+    if boards is None:
+        return advance(state, i, action, tables)
     row = boards.cells[i]
     gain, moved = grid.slide_into(row, boards.rows, boards.cols, action, boards.scratch)
     if not moved:
@@ -182,29 +187,35 @@ def advance_game(boards: Boards, state: np.ndarray, i: int, action: int) -> tupl
     return gain, True
 
 
-@njit(cache=True, nogil=True)
-def legal_of(boards: Boards, state: np.ndarray, i: int) -> int:
+@njit(cache=True, nogil=True, inline="always")
+def legal_of(state: np.ndarray, i: int, tables: np.ndarray, boards: Grid | None) -> int:
     """Game ``i``'s legal moves: bit ``d`` set when direction ``d`` changes its board."""
-    if boards.cells.shape[1] == 0:
-        return legal_mask(state[i, STATE_LO], state[i, STATE_HI], boards.tables)
+    if boards is None:
+        return legal_mask(state[i, STATE_LO], state[i, STATE_HI], tables)
     return grid.legal_mask(boards.cells[i], boards.rows, boards.cols)
 
 
-@njit(cache=True, nogil=True)
-def top_of(boards: Boards, state: np.ndarray, i: int) -> int:
+@njit(cache=True, nogil=True, inline="always")
+def top_of(state: np.ndarray, i: int, boards: Grid | None) -> int:
     """The exponent of game ``i``'s largest tile."""
-    if boards.cells.shape[1] == 0:
+    if boards is None:
         return max_exponent(state[i, STATE_LO], state[i, STATE_HI])
     return int(boards.cells[i].max())
 
 
-@njit(cache=True, nogil=True)
-def observe_game(boards: Boards, state: np.ndarray, i: int, out: np.ndarray) -> None:
+@njit(cache=True, nogil=True, inline="always")
+def observe_game(state: np.ndarray, i: int, out: np.ndarray, boards: Grid | None) -> None:
     """Write game ``i``'s observation into the flat buffer ``out`` (exponents or one-hot)."""
-    if boards.cells.shape[1] == 0:
+    if boards is None:
         write_observation(state[i, STATE_LO], state[i, STATE_HI], out)
     else:
         write_cells_observation(boards.cells[i], out)
+
+
+@njit(cache=True, nogil=True)
+def no_start() -> Start:
+    """The start of a game that restarts from its seed's opening."""
+    return Start(np.uint64(0), np.uint64(0), np.zeros(0, np.uint8), False)
 
 
 # --- whole-batch kernels --------------------------------------------------------------------
@@ -227,34 +238,38 @@ class StepResult(NamedTuple):
 
 @njit(cache=True, nogil=True)
 def _restart_selected(
-    state: np.ndarray, boards: Boards, select: np.ndarray, seeds: np.ndarray, start: Start
+    state: np.ndarray, select: np.ndarray, seeds: np.ndarray, start: Start, boards: Grid | None
 ) -> None:
     for i in range(state.shape[0]):
         if select[i]:
-            restart_game(boards, state, i, seeds[i], start)
+            restart_game(state, i, seeds[i], start, boards)
 
 
 @njit(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
-    boards: Boards,
     actions: np.ndarray,
     autoreset: bool,
-    result: StepResult,
+    tables: np.ndarray,
+    boards: Grid | None,
+    gains: np.ndarray,
+    moved: np.ndarray,
+    over: np.ndarray,
+    final_scores: np.ndarray,
+    final_max_tiles: np.ndarray,
     legal: np.ndarray,
 ) -> None:
-    gains, moved, over, final_scores, final_max_tiles = result
-    no_board = Start(np.uint64(0), np.uint64(0), boards.scratch[:0], False)
+    fresh = no_start()
     for i in range(state.shape[0]):
-        gains[i], moved[i] = advance_game(boards, state, i, actions[i])
-        mask = legal_of(boards, state, i)
+        gains[i], moved[i] = advance_game(state, i, actions[i], tables, boards)
+        mask = legal_of(state, i, tables, boards)
         over[i] = mask == 0
         if mask == 0:
             final_scores[i] = state[i, STATE_SCORE]
-            final_max_tiles[i] = 1 << top_of(boards, state, i)
+            final_max_tiles[i] = 1 << top_of(state, i, boards)
             if autoreset:
-                restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
-                mask = legal_of(boards, state, i)
+                restart_game(state, i, next_seed(state[i, STATE_SEED]), fresh, boards)
+                mask = legal_of(state, i, tables, boards)
         else:
             final_scores[i] = 0
             final_max_tiles[i] = 0
@@ -262,22 +277,22 @@ def _step(
 
 
 @njit(cache=True, nogil=True)
-def _max_tiles(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
+def _max_tiles(state: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = 1 << top_of(boards, state, i)
+        out[i] = 1 << top_of(state, i, boards)
 
 
 @njit(cache=True, nogil=True)
-def _legal(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
+def _legal(state: np.ndarray, tables: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
-        out[i] = legal_of(boards, state, i)
+        out[i] = legal_of(state, i, tables, boards)
 
 
 @njit(cache=True, nogil=True)
-def _observe(state: np.ndarray, boards: Boards, out: np.ndarray) -> None:
+def _observe(state: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     flat = out.reshape(state.shape[0], out.size // state.shape[0])
     for i in range(state.shape[0]):
-        observe_game(boards, state, i, flat[i])
+        observe_game(state, i, flat[i], boards)
 
 
 @njit(cache=True, nogil=True)
@@ -299,9 +314,7 @@ def _afterstates(
 
 
 @njit(cache=True, nogil=True)
-def _grid_afterstates(
-    boards: Boards, out: np.ndarray, gains: np.ndarray, legal: np.ndarray
-) -> None:
+def _grid_afterstates(boards: Grid, out: np.ndarray, gains: np.ndarray, legal: np.ndarray) -> None:
     for i in range(boards.cells.shape[0]):
         for d in range(4):
             gains[i, d], legal[i, d] = grid.slide_into(
@@ -334,7 +347,7 @@ class Batch:
     properties are views of the live state: copy them to keep a snapshot.
     """
 
-    __slots__ = ("_boards", "legal", "size", "state")
+    __slots__ = ("_grid", "legal", "size", "state")
 
     def __init__(
         self,
@@ -350,7 +363,7 @@ class Batch:
         """(N, 6) uint64, a game per row: columns STATE_LO, ..., STATE_SCORE of this module."""
         self.legal = np.zeros(n, dtype=np.uint8)
         """(N,) uint8 bitmask of legal actions (bit d set when action d moves), kept current."""
-        self._boards = boards_for(self.size, n)
+        self._grid = grid_for(self.size, n)
         self.reset(seed)
 
     @property
@@ -373,9 +386,9 @@ class Batch:
     def cells(self) -> np.ndarray:
         """(N, rows * cols) uint8: the boards' row-major exponents, on sizes other than 4x4
         (4x4 boards are packed in ``lo`` and ``hi``; ``observe()`` reads every size)."""
-        if self.size.classic:
+        if self._grid is None:
             raise ValueError("4x4 boards are packed in batch.lo and batch.hi: use observe()")
-        return self._boards.cells
+        return self._grid.cells
 
     @property
     def seeds(self) -> np.ndarray:
@@ -404,8 +417,8 @@ class Batch:
         select = np.ones(self.n, dtype=bool) if mask is None else checked_mask(mask, self.n)
         seeds = seeds_for(seed, self.n)
         start = start_for(board, self.size)
-        _restart_selected(self.state, self._boards, select, seeds, start)
-        _legal(self.state, self._boards, self.legal)
+        _restart_selected(self.state, select, seeds, start, self._grid)
+        _legal(self.state, ROW_TABLES, self._grid, self.legal)
 
     def step(self, actions: Sequence[int] | np.ndarray, *, autoreset: bool = False) -> StepResult:
         """Play one action in every game (0 up, 1 right, 2 down, 3 left) in one compiled call.
@@ -423,7 +436,7 @@ class Batch:
             np.empty(n, np.int64),
             np.empty(n, np.int64),
         )
-        _step(self.state, self._boards, checked, autoreset, result, self.legal)
+        _step(self.state, checked, autoreset, ROW_TABLES, self._grid, *result, self.legal)
         return result
 
     def observe(self, onehot: bool = False) -> np.ndarray:
@@ -436,13 +449,13 @@ class Batch:
         else:
             shape = (self.n, rows, cols)
         out = np.empty(shape, dtype=np.uint8)
-        _observe(self.state, self._boards, out)
+        _observe(self.state, self._grid, out)
         return out
 
     def max_tiles(self) -> np.ndarray:
         """(N,) int64: each game's largest tile."""
         out = np.empty(self.n, dtype=np.int64)
-        _max_tiles(self.state, self._boards, out)
+        _max_tiles(self.state, self._grid, out)
         return out
 
     def action_masks(self) -> np.ndarray:
@@ -455,10 +468,10 @@ class Batch:
         n = self.n
         gains = np.empty((n, 4), np.int64)
         legal = np.empty((n, 4), np.bool_)
-        if not self.size.classic:
+        if self._grid is not None:
             rows, cols = self.size
             boards = np.empty((n, 4, rows * cols), np.uint8)
-            _grid_afterstates(self._boards, boards, gains, legal)
+            _grid_afterstates(self._grid, boards, gains, legal)
             zeros = np.zeros((n, 4), np.uint64)
             return Afterstates(zeros, zeros.copy(), gains, legal, boards.reshape(n, 4, rows, cols))
         lo = np.empty((n, 4), np.uint64)

@@ -146,7 +146,7 @@ def test_grid_kernels_play_the_packed_kernels_games_on_4x4(seed: int) -> None:
     spawn_number = 2
     over = False
     while not over:
-        assert cells.tolist() == packed.unpack_exponents(lo, hi)
+        assert cells.tolist() == packed.unpack_exponents(int(lo), int(hi))
         direction = int(rng.integers(4))
         new_lo, new_hi, gain, cell, exponent = packed.play(
             lo, hi, direction, key, spawn_number, packed.ROW_TABLES

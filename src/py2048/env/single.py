@@ -12,17 +12,19 @@ from gymnasium.error import ResetNeeded
 from numba import njit
 
 from py2048.batch import (
-    Boards,
+    Grid,
     Start,
     advance_game,
     board_rows,
-    boards_for,
+    grid_for,
     legal_of,
     observe_game,
     restart_game,
     start_for,
     top_of,
 )
+from py2048.checks import board_words
+from py2048.engine.board import ROW_TABLES
 from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.engine.rows import STATE_COLUMNS, STATE_HI, STATE_LO, STATE_SCORE, STATE_SEED, next_seed
 from py2048.engine.size import BoardSize
@@ -47,20 +49,49 @@ def action_mask(legal: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _step_one(
-    state: np.ndarray, boards: Boards, action: int, obs: np.ndarray
+    state: np.ndarray, action: int, tables: np.ndarray, boards: Grid | None, obs: np.ndarray
 ) -> tuple[int, bool, int, int, int]:
-    gain, moved = advance_game(boards, state, 0, action)
-    observe_game(boards, state, 0, obs.reshape(obs.size))
-    return gain, moved, legal_of(boards, state, 0), top_of(boards, state, 0), state[0, STATE_SCORE]
+    gain, moved = advance_game(state, 0, action, tables, boards)
+    observe_game(state, 0, obs.reshape(obs.size), boards)
+    mask = legal_of(state, 0, tables, boards)
+    return gain, moved, mask, top_of(state, 0, boards), state[0, STATE_SCORE]
+
+
+@njit(cache=True, nogil=True)
+def _step_packed(
+    state: np.ndarray, action: int, tables: np.ndarray, obs: np.ndarray
+) -> tuple[int, bool, int, int, int]:
+    """:func:`_step_one` on 4x4, which Python calls with one argument fewer."""
+    return _step_one(state, action, tables, None, obs)
 
 
 @njit(cache=True, nogil=True)
 def _reset_one(
-    state: np.ndarray, boards: Boards, seed: np.uint64, start: Start, obs: np.ndarray
+    state: np.ndarray,
+    seed: np.uint64,
+    start: Start,
+    tables: np.ndarray,
+    boards: Grid | None,
+    obs: np.ndarray,
 ) -> tuple[int, int]:
-    restart_game(boards, state, 0, seed, start)
-    observe_game(boards, state, 0, obs.reshape(obs.size))
-    return legal_of(boards, state, 0), top_of(boards, state, 0)
+    restart_game(state, 0, seed, start, boards)
+    observe_game(state, 0, obs.reshape(obs.size), boards)
+    return legal_of(state, 0, tables, boards), top_of(state, 0, boards)
+
+
+@njit(cache=True, nogil=True)
+def _reset_packed(
+    state: np.ndarray,
+    seed: np.uint64,
+    lo: np.uint64,
+    hi: np.uint64,
+    use_board: bool,
+    tables: np.ndarray,
+    obs: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`_reset_one` on 4x4, which Python calls with plain arguments (quicker to pass)."""
+    start = Start(lo, hi, np.zeros(0, np.uint8), use_board)
+    return _reset_one(state, seed, start, tables, None, obs)
 
 
 class Game2048Env(gym.Env[np.ndarray, int]):
@@ -102,7 +133,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         self.action_space = spaces.Discrete(4)  # type: ignore[assignment]  # np.int64 is an int
         self._obs_shape = self.observation_space.shape
         self._state = np.zeros((1, STATE_COLUMNS), dtype=np.uint64)
-        self._boards = boards_for(self.size, 1)
+        self._grid = grid_for(self.size, 1)
         self._started = False
 
     @property
@@ -115,7 +146,7 @@ class Game2048Env(gym.Env[np.ndarray, int]):
     def board(self) -> list[list[int]]:
         """The board as rows of tile values (a fresh list), as ``py2048.Game.board`` gives it."""
         self._require_game()
-        return board_rows(self._boards, self._state, 0)
+        return board_rows(self._state, 0, self._grid)
 
     @property
     def packed(self) -> tuple[int, int]:
@@ -129,7 +160,11 @@ class Game2048Env(gym.Env[np.ndarray, int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         options = check_reset_options(options, ("board",))
-        start = start_for(options.get("board"), self.size)
+        board = options.get("board")
+        if self._grid is None:
+            lo, hi, use_board = board_words(board)
+        else:
+            start = start_for(board, self.size)
         game_seed = None if seed is None else validate_seed(seed)
         super().reset(seed=seed)
         if game_seed is None:
@@ -139,7 +174,11 @@ class Game2048Env(gym.Env[np.ndarray, int]):
                 else int(self.np_random.integers(SEED_LIMIT))
             )
         obs = np.empty(self._obs_shape, dtype=np.uint8)
-        mask, top = _reset_one(self._state, self._boards, np.uint64(game_seed), start, obs)
+        state, key = self._state, np.uint64(game_seed)
+        if self._grid is None:
+            mask, top = _reset_packed(state, key, lo, hi, use_board, ROW_TABLES, obs)
+        else:
+            mask, top = _reset_one(state, key, start, ROW_TABLES, self._grid, obs)
         self._started = True
         info = {"action_mask": action_mask(mask), "score": 0, "max_tile": 1 << top, "moved": False}
         return obs, info
@@ -156,7 +195,12 @@ class Game2048Env(gym.Env[np.ndarray, int]):
                 f"action must be 0 (up), 1 (right), 2 (down) or 3 (left), got {action!r}"
             )
         obs = np.empty(self._obs_shape, dtype=np.uint8)
-        gain, moved, mask, top, score = _step_one(self._state, self._boards, direction, obs)
+        if self._grid is None:
+            gain, moved, mask, top, score = _step_packed(self._state, direction, ROW_TABLES, obs)
+        else:
+            gain, moved, mask, top, score = _step_one(
+                self._state, direction, ROW_TABLES, self._grid, obs
+            )
         if moved:
             reward = float(gain)
             terminated = mask == 0

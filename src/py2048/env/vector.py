@@ -18,12 +18,13 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 
 from py2048.batch import (
-    Boards,
+    Grid,
     Start,
     advance_game,
     board_rows,
-    boards_for,
+    grid_for,
     legal_of,
+    no_start,
     observe_game,
     restart_game,
     start_for,
@@ -36,6 +37,7 @@ from py2048.checks import (
     is_integer,
     seeds_for,
 )
+from py2048.engine.board import ROW_TABLES
 from py2048.engine.rng import SEED_LIMIT, validate_seed
 from py2048.engine.rows import STATE_COLUMNS, STATE_SCORE, STATE_SEED, next_seed
 from py2048.engine.size import BoardSize
@@ -68,6 +70,8 @@ class _Rules(NamedTuple):
     """The reward of an action that does not move."""
     max_steps: int
     """Truncate episodes at this many steps; 0 for never."""
+    tables: np.ndarray
+    """The engine's move tables (``engine.board.ROW_TABLES``), for 4x4 boards."""
 
 
 class _Episodes(NamedTuple):
@@ -107,49 +111,46 @@ class _Finals(NamedTuple):
     moved: np.ndarray
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _record(
-    state: np.ndarray,
-    boards: Boards,
-    i: int,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    scores: np.ndarray,
-    max_tiles: np.ndarray,
+    state: np.ndarray, i: int, tables: np.ndarray, boards: Grid | None, report: _Report
 ) -> int:
-    """Write game ``i``'s observation and info entries; return its legal-move bitmask."""
-    observe_game(boards, state, i, obs[i])
-    mask = legal_of(boards, state, i)
+    """Write game ``i``'s observation (into the flat rows ``report.obs``) and info entries;
+    return its legal-move bitmask."""
+    obs, masks, scores, max_tiles = report
+    observe_game(state, i, obs[i], boards)
+    mask = legal_of(state, i, tables, boards)
     write_mask_row(mask, masks, i)
     scores[i] = state[i, STATE_SCORE]
-    max_tiles[i] = 1 << top_of(boards, state, i)
+    max_tiles[i] = 1 << top_of(state, i, boards)
     return mask
 
 
 @njit(cache=True, nogil=True)
 def _reset(
     state: np.ndarray,
-    boards: Boards,
     select: np.ndarray,
     seeds: np.ndarray,
     start: Start,
+    tables: np.ndarray,
+    boards: Grid | None,
     report: _Report,
 ) -> None:
     obs, masks, scores, max_tiles = report
     n = state.shape[0]
-    flat = obs.reshape(n, obs.size // n)
+    flat = _Report(obs.reshape(n, obs.size // n), masks, scores, max_tiles)
     for i in range(n):
         if select[i]:
-            restart_game(boards, state, i, seeds[i], start)
-            _record(state, boards, i, flat, masks, scores, max_tiles)
+            restart_game(state, i, seeds[i], start, boards)
+            _record(state, i, tables, boards, flat)
         else:
-            observe_game(boards, state, i, flat[i])
+            observe_game(state, i, flat.obs[i], boards)
 
 
 @njit(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
-    boards: Boards,
+    boards: Grid | None,
     actions: np.ndarray,
     rules: _Rules,
     episodes: _Episodes,
@@ -157,32 +158,33 @@ def _step(
     outcome: _Outcome,
     finals: _Finals,
 ) -> None:
-    mode, illegal_ends, penalty, max_steps = rules
-    no_board = Start(np.uint64(0), np.uint64(0), boards.scratch[:0], False)
+    mode, illegal_ends, penalty, max_steps, tables = rules
+    fresh = no_start()
     steps, pending = episodes
     obs, masks, scores, max_tiles = report
     rewards, terminated, truncated, moved = outcome
     finished, final_obs, final_masks, final_scores, final_max_tiles, final_moved = finals
     n = state.shape[0]
     flat = obs.reshape(n, obs.size // n)
+    rows = _Report(flat, masks, scores, max_tiles)
     final_flat = final_obs.reshape(n, final_obs.size // n)
     for i in range(n):
         finished[i] = False
         if pending[i] and mode == _NEXT_STEP:
-            restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
+            restart_game(state, i, next_seed(state[i, STATE_SEED]), fresh, boards)
             steps[i] = 0
             pending[i] = False
             rewards[i] = 0.0
             terminated[i] = False
             truncated[i] = False
             moved[i] = False
-            _record(state, boards, i, flat, masks, scores, max_tiles)
+            _record(state, i, tables, boards, rows)
             continue
-        gain, did_move = advance_game(boards, state, i, actions[i])
+        gain, did_move = advance_game(state, i, actions[i], tables, boards)
         steps[i] += 1
         moved[i] = did_move
         rewards[i] = gain if did_move else penalty
-        mask = _record(state, boards, i, flat, masks, scores, max_tiles)
+        mask = _record(state, i, tables, boards, rows)
         terminated[i] = mask == 0 or (illegal_ends and not did_move)
         truncated[i] = max_steps > 0 and steps[i] >= max_steps
         pending[i] = terminated[i] or truncated[i]
@@ -193,11 +195,11 @@ def _step(
             final_scores[i] = scores[i]
             final_max_tiles[i] = max_tiles[i]
             final_moved[i] = did_move
-            restart_game(boards, state, i, next_seed(state[i, STATE_SEED]), no_board)
+            restart_game(state, i, next_seed(state[i, STATE_SEED]), fresh, boards)
             steps[i] = 0
             pending[i] = False
             moved[i] = False
-            _record(state, boards, i, flat, masks, scores, max_tiles)
+            _record(state, i, tables, boards, rows)
 
 
 class Game2048VectorEnv(VectorEnv):
@@ -255,7 +257,7 @@ class Game2048VectorEnv(VectorEnv):
         self._obs_shape = (n, *self.single_observation_space.shape)
 
         self._state = np.zeros((n, STATE_COLUMNS), dtype=np.uint64)
-        self._boards = boards_for(self.size, n)
+        self._grid = grid_for(self.size, n)
         self._started = np.zeros(n, dtype=bool)
         self._steps = np.zeros(n, dtype=np.int64)
         self._pending = np.zeros(n, dtype=bool)
@@ -265,7 +267,9 @@ class Game2048VectorEnv(VectorEnv):
         self._final_scores = np.zeros(n, dtype=np.int64)
         self._final_max_tiles = np.zeros(n, dtype=np.int64)
         self._final_moved = np.zeros(n, dtype=bool)
-        self._rules = _Rules(self._mode, self._illegal_ends, self._penalty, self._max_steps)
+        self._rules = _Rules(
+            self._mode, self._illegal_ends, self._penalty, self._max_steps, ROW_TABLES
+        )
         self._finals = _Finals(
             self._finished,
             self._final_obs,
@@ -294,7 +298,7 @@ class Game2048VectorEnv(VectorEnv):
         scores = np.zeros(n, dtype=np.int64)
         max_tiles = np.zeros(n, dtype=np.int64)
         report = _Report(obs, masks, scores, max_tiles)
-        _reset(self._state, self._boards, select, seeds, start, report)
+        _reset(self._state, select, seeds, start, ROW_TABLES, self._grid, report)
         self._started |= select
         self._steps[select] = 0
         self._pending[select] = False
@@ -324,7 +328,7 @@ class Game2048VectorEnv(VectorEnv):
         max_tiles = np.empty(n, dtype=np.int64)
         _step(
             self._state,
-            self._boards,
+            self._grid,
             checked,
             self._rules,
             _Episodes(self._steps, self._pending),
@@ -343,7 +347,7 @@ class Game2048VectorEnv(VectorEnv):
             return None
         if not self._started.all():
             raise ResetNeeded("call reset() first")
-        boards = [board_rows(self._boards, self._state, i) for i in range(self.num_envs)]
+        boards = [board_rows(self._state, i, self._grid) for i in range(self.num_envs)]
         if self.render_mode == "ansi":
             scores = self._state[:, STATE_SCORE].tolist()
             return tuple(
