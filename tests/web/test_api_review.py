@@ -15,6 +15,7 @@ import pytest
 
 from py2048 import Game
 from py2048.engine.save import MAX_MOVES
+from py2048.engine.size import BoardSize
 from py2048.solver import review
 from py2048.solver.grades import ReviewCancelled
 from py2048.solver.reviewer import Grader
@@ -180,7 +181,9 @@ def test_a_plain_review_whose_client_leaves_stops_and_frees_the_worker(
     reports progress more often than every quarter of a second, and nothing logs an error."""
     ended = threading.Event()
 
-    def endless_review(seed: int, history: str, setting: str, practice: bool, progress) -> dict:
+    def endless_review(
+        seed: int, history: str, setting: str, practice: bool, progress, size: BoardSize
+    ) -> dict:
         try:
             for graded in range(1000):  # 20 s of reports, unless it is stopped
                 progress(graded, 1000)

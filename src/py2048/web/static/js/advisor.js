@@ -35,7 +35,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * by the points the game is still expected to score after it, so the game's `score` plus that
  * value is the final score the move leads to, and the difference from the advised move is what
  * a weaker move gives up. An endgame table (`source` "table") values it by the chance that best
- * play builds `table_target` from there.
+ * play builds `table_target` from there. On 3x3 the solved game may answer (`source` "perfect"):
+ * its values are points too, exact rather than searched, and the hint says "perfect play".
  */
 export function describeAdvice(advice, score, t, number) {
   const { direction, values } = advice;
@@ -66,8 +67,11 @@ export function describeAdvice(advice, score, t, number) {
       compare: behind > 0 ? t(behindKey, { points: number(behind) }) : t("hint.best"),
     };
   });
+  const perfect = advice.source === "perfect";
   const how = byTable
     ? t("hint.howTable", { tile: advice.table_target })
+    : perfect
+    ? t("hint.howPerfect")
     : t("hint.how", {
         moves: advice.depth + 1,
         depth: advice.depth,
@@ -77,13 +81,21 @@ export function describeAdvice(advice, score, t, number) {
     ? t("hint.columnChance", { tile: advice.table_target })
     : t("hint.columnFinal");
   return {
-    move: label(direction),
+    move: perfect ? t("hint.perfectMove", { move: label(direction) }) : label(direction),
     chance: byTable ? t("hint.columnChance", { tile: advice.table_target }) : "",
     grades: gradeRows,
     columns: [figureColumn, t("hint.columnBehind")],
     rows,
     how,
   };
+}
+
+/** Why a hint failed: the server's reason, or that the solver refuses the board's size. */
+export function hintProblem(error, size, t) {
+  if (error instanceof ApiError && error.status === 422 && error.detail.startsWith("state.size")) {
+    return t("notice.hintSize", { size: size.replace("x", "×") });
+  }
+  return t("notice.hintFailed", { detail: error.message });
 }
 
 export class Advisor {
@@ -191,7 +203,7 @@ export class Advisor {
     try {
       advice = await this.ask(state);
     } catch (error) {
-      this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
+      this.view.showNotice(hintProblem(error, this.controller.size, this.view.t.bind(this.view)));
       return;
     }
     if (this.controller.state !== state) return;
@@ -252,7 +264,7 @@ export class Advisor {
       try {
         advice = await this.ask(state);
       } catch (error) {
-        this.view.showNotice(this.view.t("notice.hintFailed", { detail: error.message }));
+        this.view.showNotice(hintProblem(error, this.controller.size, this.view.t.bind(this.view)));
         break;
       }
       await controller.answered();

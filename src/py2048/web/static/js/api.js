@@ -25,6 +25,11 @@ export class OfflineError extends Error {
   }
 }
 
+/** A request's body with its `size` ("5x5") as [rows, cols], left out on 4x4. */
+function gameBody({ size = "4x4", ...game }) {
+  return size === "4x4" ? game : { ...game, size: size.split("x").map(Number) };
+}
+
 function post(path, body, signal = undefined) {
   return request(path, {
     method: "POST",
@@ -42,7 +47,7 @@ async function reviewStream(game, onProgress, signal) {
     response = await fetch("/api/review/stream", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(game),
+      body: JSON.stringify(gameBody(game)),
       signal,
     });
   } catch (error) {
@@ -101,9 +106,10 @@ async function request(path, options = {}) {
 }
 
 export const api = {
-  /** A new game: `{state}`; `seed` null lets the server choose. */
-  newGame(seed = null) {
-    return post("/api/new", { seed });
+  /** A new game: `{state}`; `seed` null lets the server choose; `size` "5x5" (4x4 when left
+   *  out). */
+  newGame(seed = null, size = "4x4") {
+    return post("/api/new", gameBody({ seed, size }));
   },
 
   /** Check a saved game before resuming it: `{state}`, or an ApiError naming what is wrong. */
@@ -127,8 +133,8 @@ export const api = {
   },
 
   /** The game a seed and its moves make: `{state}`, or an ApiError naming the bad move. */
-  replay({ seed, history, practice = false }) {
-    return post("/api/replay", { seed, history, practice });
+  replay({ seed, history, practice = false, size = "4x4" }) {
+    return post("/api/replay", gameBody({ seed, history, practice, size }));
   },
 
   /** The solver's review of a game `{seed, history, practice, setting}`: `{review, state}`,
@@ -137,7 +143,8 @@ export const api = {
     return reviewStream(game, onProgress, signal);
   },
 
-  /** The solver's advice: `{direction, values, depth, elapsed_ms}`. */
+  /** The solver's advice: `{direction, values, depth, elapsed_ms, source, ...}`; the board's
+   *  size travels in the state. */
   hint(state, preset) {
     return post("/api/hint", { state, preset });
   },

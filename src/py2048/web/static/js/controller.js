@@ -5,9 +5,10 @@
 // Practice mode lets the player take moves back. A game in which Undo was used is marked
 // practice by the server and never sets the best score: the best falls back to what it was
 // before that game began (kept as `py2048.best.before`).
+// Each board size keeps its own game in progress and best score (see chooseSize).
 
 import { ApiError, OfflineError } from "./api.js";
-import { KEYS } from "./storage.js";
+import { DEFAULT_SIZE, KEYS, sizeOfState } from "./storage.js";
 
 export class GameController {
   constructor({ api, storage, view, records }) {
@@ -41,6 +42,11 @@ export class GameController {
 
   // --- start ---------------------------------------------------------------------------------
 
+  /** The board size on screen, "5x5" (the size of the game restored or started). */
+  get size() {
+    return this.storage.size;
+  }
+
   /** Restore the saved game exactly, or start a new one; an unusable save is backed up. */
   start() {
     this.starting = this.restore().finally(() => {
@@ -49,7 +55,28 @@ export class GameController {
     return this.starting;
   }
 
+  /** Play on a board of `size` ("5x5"): its saved game comes back, or a new one starts; the
+   *  game left stays saved under its size, so nothing is lost and nothing asked. */
+  async chooseSize(size) {
+    if (this.starting) await this.starting;
+    await this.settled();
+    if (size === this.size) return;
+    this.queue.length = 0;
+    this.banner = null;
+    this.state = null; // no move plays until the new size's game is on screen
+    this.storage.useSize(size);
+    this.best = this.storage.loadBest();
+    this.bestBefore = this.storage.loadBestBefore() ?? this.best;
+    this.view.setSize(size);
+    this.starting = this.restore().finally(() => {
+      this.starting = null;
+    });
+    await this.starting;
+    for (const listener of this.newGameListeners) listener();
+  }
+
   async restore() {
+    this.view.setSize(this.size);
     this.view.setBest(this.best);
     const raw = this.storage.loadRawState();
     if (raw === null) return this.startNewGame();
@@ -58,6 +85,9 @@ export class GameController {
       saved = JSON.parse(raw);
     } catch {
       return this.recoverFrom(raw, this.t("notice.notJson"));
+    }
+    if (sizeOfState(saved) !== this.size) {
+      return this.recoverFrom(raw, this.t("notice.wrongSize", { size: this.size }));
     }
     try {
       await this.api.check(saved); // the server, which runs the rules, is the judge of a save
@@ -73,7 +103,7 @@ export class GameController {
   async recoverFrom(raw, reason) {
     this.state = null; // a save the server refused is no game to keep
     this.storage.backUpState(raw);
-    this.view.showNotice(this.t("notice.corrupt", { reason, key: KEYS.backup }));
+    this.view.showNotice(this.t("notice.corrupt", { reason, key: this.storage.sized(KEYS.backup) }));
     await this.startNewGame();
   }
 
@@ -163,7 +193,10 @@ export class GameController {
     if (this.inProgress) this.records.record(this.state, "abandoned");
     let answer;
     try {
-      answer = await this.api.newGame();
+      // 4x4 asks as before sizes existed: a plain New game stays as quick.
+      answer = await (this.size === DEFAULT_SIZE
+        ? this.api.newGame()
+        : this.api.newGame(null, this.size));
     } catch (error) {
       return this.reportFailure(error);
     } finally {

@@ -2,10 +2,14 @@
 // browser never sends to a server.
 //
 //   /review#seed=42&n=7&moves=LSVA&practice=1
+//   /review#seed=42&size=5x5&n=7&moves=LSVA
 //
 // `moves` packs the moves four to a byte (U 0, R 1, D 2, L 3; the first move in the byte's two
 // highest bits), written in base64url without padding: 5,000 moves take 1,667 characters. `n`
-// says how many moves there are; `practice=1` marks a game in which Undo was used.
+// says how many moves there are; `practice=1` marks a game in which Undo was used; `size` is
+// the board's rows x columns, left out for 4x4 (so every older link is a 4x4 game).
+
+import { DEFAULT_SIZE, isSize, sizeOfState } from "./storage.js";
 
 const LETTERS = "URDL";
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -21,8 +25,8 @@ export class GameCodeError extends Error {
   }
 }
 
-/** The fragment (without "#") for a game: {seed, history ("URDL..."), practice}. */
-export function encodeGame({ seed, history, practice = false }) {
+/** The fragment (without "#") for a game: {seed, history ("URDL..."), practice, size}. */
+export function encodeGame({ seed, history, practice = false, size = DEFAULT_SIZE }) {
   const bytes = new Uint8Array(Math.ceil(history.length / 4));
   for (let i = 0; i < history.length; i++) {
     bytes[i >> 2] |= LETTERS.indexOf(history[i]) << (6 - 2 * (i & 3));
@@ -33,12 +37,16 @@ export function encodeGame({ seed, history, practice = false }) {
     const chars = Math.ceil(((Math.min(3, bytes.length - i)) * 8) / 6);
     for (let k = 0; k < chars; k++) moves += BASE64URL[(chunk >> (18 - 6 * k)) & 63];
   }
-  const params = new URLSearchParams({ seed: String(seed), n: String(history.length), moves });
+  const params = new URLSearchParams({ seed: String(seed) });
+  if (size !== DEFAULT_SIZE) params.set("size", size);
+  params.set("n", String(history.length));
+  params.set("moves", moves);
   if (practice) params.set("practice", "1");
   return params.toString();
 }
 
-/** The game a fragment holds, {seed, history, practice}; a GameCodeError says what is wrong. */
+/** The game a fragment holds, {seed, history, practice, size}; a GameCodeError says what is
+ *  wrong. */
 export function decodeGame(fragment) {
   const params = new URLSearchParams(fragment.replace(/^#/, ""));
   const seedText = params.get("seed");
@@ -47,6 +55,8 @@ export function decodeGame(fragment) {
   if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(seed) || seed >= SEED_LIMIT) {
     throw new GameCodeError("link.badSeed", { seed: seedText.slice(0, 30) });
   }
+  const size = params.get("size") ?? DEFAULT_SIZE;
+  if (!isSize(size)) throw new GameCodeError("link.badSize", { size: size.slice(0, 30) });
   const countText = params.get("n");
   const count = Number(countText);
   if (countText === null || !/^\d+$/.test(countText) || !Number.isSafeInteger(count)) {
@@ -64,7 +74,7 @@ export function decodeGame(fragment) {
   if (moves.length > needed) throw new GameCodeError("link.damaged", { move: count + 1 });
   let history = "";
   for (let i = 0; i < count; i++) history += LETTERS[(bits[2 * i] << 1) | bits[2 * i + 1]];
-  return { seed, history, practice: params.get("practice") === "1" };
+  return { seed, history, practice: params.get("practice") === "1", size };
 }
 
 /** The review page's address for a game. */
@@ -74,7 +84,12 @@ export function reviewAddress(game) {
 
 /** The game of a save (the engine's JSON save, as Export writes it). */
 export function gameOfSave(state) {
-  return { seed: state.seed, history: state.history, practice: Boolean(state.practice) };
+  return {
+    seed: state.seed,
+    history: state.history,
+    practice: Boolean(state.practice),
+    size: sizeOfState(state),
+  };
 }
 
 /** A py2048 save's text, parsed; a GameCodeError when it is not JSON or not a py2048 save. The

@@ -29,7 +29,7 @@ async function main() {
     speedSelect: byId("speed"),
     strengthSelect: byId("strength"),
   });
-  const panel = new RecordsPanel({ api, records, view: new RecordsView(view) });
+  const panel = new RecordsPanel({ api, records, view: new RecordsView(view), storage });
 
   await followLanguageMenu(storage, (translator) => {
     view.setTranslator(translator);
@@ -82,6 +82,10 @@ async function main() {
   }
 
   byId("new-game").addEventListener("click", () => controller.requestNewGame());
+  byId("size").addEventListener("change", (event) => {
+    advisor.stopAutoplay();
+    controller.chooseSize(event.target.value);
+  });
   byId("win-new-game").addEventListener("click", () => controller.startNewGame());
   byId("try-again").addEventListener("click", () => controller.startNewGame());
   byId("keep-going").addEventListener("click", () => controller.keepGoing());

@@ -2,10 +2,12 @@
 // is counted once, when it ends (game over) or when New game replaces it after a move; a game
 // in which Undo was used (practice) is counted apart. Past games are kept as their review
 // link's fragment (seed and packed moves: a 5,000-move game is about 1.7 KB), newest first.
-// Everything lives in the browser's storage (StorageManager), beside the saves.
+// Everything lives in the browser's storage (StorageManager), beside the saves. Each board size
+// has statistics of its own (4x4's under the keys older pages used); the past games of every
+// size are kept in one list, each with its size in its link.
 
 import { GameCodeError, decodeGame, encodeGame, gameOfSave } from "./gamecode.js";
-import { KEYS } from "./storage.js";
+import { DEFAULT_SIZE, KEYS, sizedKey } from "./storage.js";
 
 /** How many past games the browser keeps; the oldest goes first. */
 export const KEEP_GAMES = 200;
@@ -157,9 +159,9 @@ export class Records {
     }
   }
 
-  /** {games, practice}: the counts of normal and of practice games. */
-  statistics() {
-    const raw = this.readJson(KEYS.statistics);
+  /** {games, practice}: the counts of normal and of practice games on `size`. */
+  statistics(size = DEFAULT_SIZE) {
+    const raw = this.readJson(sizedKey(KEYS.statistics, size));
     if (raw === null || typeof raw !== "object") return blankStatistics();
     return { games: readCounts(raw.games), practice: readCounts(raw.practice) };
   }
@@ -193,19 +195,24 @@ export class Records {
       ended,
     };
     const seed = String(state.seed);
-    const counted = this.storage.get(KEYS.counted) === seed;
-    const games = this.games().filter((kept) => !(counted && gameOfEntry(kept).seed === state.seed));
+    const countedKey = sizedKey(KEYS.counted, game.size);
+    const counted = this.storage.get(countedKey) === seed;
+    const same = (kept) => {
+      const keptGame = gameOfEntry(kept);
+      return keptGame.seed === state.seed && keptGame.size === game.size;
+    };
+    const games = this.games().filter((kept) => !(counted && same(kept)));
     this.saveGames([entry, ...games]);
     if (!counted) {
-      const statistics = this.statistics();
+      const statistics = this.statistics(game.size);
       const kind = entry.practice ? "practice" : "games";
       statistics[kind] = countGame(statistics[kind], {
         score: entry.score,
         tile: entry.tile,
         won: entry.tile >= WIN_TILE || entry.won,
       });
-      this.storage.set(KEYS.statistics, JSON.stringify(statistics));
-      this.storage.set(KEYS.counted, seed);
+      this.storage.set(sizedKey(KEYS.statistics, game.size), JSON.stringify(statistics));
+      this.storage.set(countedKey, seed);
     }
     return true;
   }
@@ -215,9 +222,9 @@ export class Records {
     return this.saveGames(this.games().filter((entry) => entry.code !== code));
   }
 
-  /** Every count back to zero (the past games stay). */
-  resetStatistics() {
-    return this.storage.set(KEYS.statistics, JSON.stringify(blankStatistics()));
+  /** Every count of `size` back to zero (the past games stay). */
+  resetStatistics(size = DEFAULT_SIZE) {
+    return this.storage.set(sizedKey(KEYS.statistics, size), JSON.stringify(blankStatistics()));
   }
 
   /** Every past game as one file's text ({format, version, games}). */

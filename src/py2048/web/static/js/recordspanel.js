@@ -7,10 +7,11 @@ import { ApiError } from "./api.js";
 import { RecordsError, gameOfEntry, largestTile, parseGamesFile } from "./records.js";
 
 export class RecordsPanel {
-  constructor({ api, records, view }) {
+  constructor({ api, records, view, storage }) {
     this.api = api;
     this.records = records;
     this.view = view;
+    this.storage = storage; // says which board size's statistics to show
     view.onDelete = (entry, when) => this.remove(entry, when);
   }
 
@@ -19,7 +20,8 @@ export class RecordsPanel {
   }
 
   refresh() {
-    this.view.show(this.records.statistics(), this.records.games());
+    const size = this.storage.size;
+    this.view.show(this.records.statistics(size), this.records.games(), size);
   }
 
   open() {
@@ -47,7 +49,7 @@ export class RecordsPanel {
   }
 
   reset() {
-    this.records.resetStatistics();
+    this.records.resetStatistics(this.storage.size);
     this.view.confirmReset(false);
     this.refresh();
     this.view.say(this.t("stats.resetDone"));

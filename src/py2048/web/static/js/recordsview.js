@@ -5,6 +5,11 @@
 import { gameOfEntry, summarize } from "./records.js";
 import { reviewAddress } from "./gamecode.js";
 
+/** "5x5" as the page writes a size: 5×5. */
+export function sizeName(size) {
+  return size.replace("x", "×");
+}
+
 const byId = (id) => document.getElementById(id);
 
 export class RecordsView {
@@ -46,8 +51,9 @@ export class RecordsView {
     return format.format(new Date(iso));
   }
 
-  /** Draw the statistics and the past games. */
-  show(statistics, games) {
+  /** Draw the statistics of the board `size` and the past games (of every size). */
+  show(statistics, games, size = "4x4") {
+    byId("stats-size").textContent = this.t("stats.size", { size: sizeName(size) });
     this.showCounts(summarize(statistics.games));
     this.showTiles(statistics.games.finalTiles);
     const practice = statistics.practice;
@@ -137,6 +143,8 @@ export class RecordsView {
     const date = document.createElement("td");
     date.textContent = when;
     const notes = [];
+    const { size } = gameOfEntry(entry);
+    if (size !== "4x4") notes.push(sizeName(size));
     if (entry.practice) notes.push(this.t("games.practice"));
     if (entry.ended === "abandoned") notes.push(this.t("games.abandoned"));
     if (notes.length) {

@@ -82,7 +82,9 @@ export class ReviewController {
     } catch (error) {
       if (this.aborter !== aborter) return; // cancelled, or another grading took its place
       this.aborter = null;
-      if (error instanceof ApiError && error.rejected) {
+      if (error instanceof ApiError && error.status === 422 && error.detail.startsWith("size:")) {
+        this.view.showStopped(this.t("review.sizeRefused", { size: game.size.replace("x", "×") }));
+      } else if (error instanceof ApiError && error.rejected) {
         this.view.showStopped(this.t("review.refused", { detail: error.detail }));
       } else if (error instanceof OfflineError) {
         this.view.showStopped(this.t("notice.offline"));

@@ -4,7 +4,7 @@
 // Knows no rules: it draws the server's review.
 
 import { Announcer } from "./announcer.js";
-import { drawTiles, miniBoard } from "./tiles.js";
+import { boardShape, drawTiles, miniBoard, shapeGrid } from "./tiles.js";
 import { ARROWS, DIRECTIONS } from "./view.js";
 
 /** SVG's namespace, as the HTML parser gives it to an <svg> (no address in our files). */
@@ -96,16 +96,22 @@ export class ReviewView extends Announcer {
     byId("practice-note").hidden = true;
   }
 
+  /** `line` about the game under review, with its board size first when it is not 4x4. */
+  sized(line) {
+    const size = this.size ?? "4x4";
+    return size === "4x4" ? line : this.t("review.sizeLine", { size: size.replace("x", "×"), line });
+  }
+
   /** The game being reviewed, before and while it is graded: its seed, moves and the mark of
    *  a practice game; the link to share. */
   showGame(game, link) {
     byId("review-empty").hidden = true;
     byId("review-toolbar").hidden = false;
     byId("practice-note").hidden = !game.practice;
-    byId("review-game").textContent = this.t("review.gameLine", {
-      seed: game.seed,
-      moves: this.number(game.history.length),
-    });
+    this.size = game.size;
+    byId("review-game").textContent = this.sized(
+      this.t("review.gameLine", { seed: game.seed, moves: this.number(game.history.length) }),
+    );
     byId("review-link").value = link;
     byId("share-link-line").hidden = false;
     byId("copy-link").disabled = false;
@@ -158,12 +164,14 @@ export class ReviewView extends Announcer {
     this.review = review;
     this.practice = practice;
     this.over = over;
-    byId("review-game").textContent = this.t("review.gameLineDone", {
-      seed: review.seed,
-      moves: this.number(review.moves.length),
-      score: this.number(review.final_score),
-      tile: review.max_tile,
-    });
+    byId("review-game").textContent = this.sized(
+      this.t("review.gameLineDone", {
+        seed: review.seed,
+        moves: this.number(review.moves.length),
+        score: this.number(review.final_score),
+        tile: review.max_tile,
+      }),
+    );
     for (const id of ["replay", "summary", "graph-section", "costliest-section"]) {
       byId(id).hidden = false;
     }
@@ -201,6 +209,7 @@ export class ReviewView extends Announcer {
     const total = review.moves.length;
     const move = review.moves[position];
     const board = move ? move.board : review.final_board;
+    this.cells = shapeGrid(this.grid, boardShape(board));
     drawTiles(this.tiles, this.cells, board, this.t("cell.empty"), "");
     this.slider.value = String(position);
     byId("replay-position").textContent = move

@@ -1,24 +1,80 @@
 // The board's tiles, as the game and the review draw them: one tile is a positioned box (its
-// cell in --row and --col) holding a face in the tile's colours (tiles.css).
+// cell in --row and --col) holding a face in the tile's colours (tiles.css). Boards are 3 to 8
+// rows by 3 to 8 columns: the grid of cells is built for the board's shape, and the page's
+// --rows and --cols size the board and its tiles (game.css).
+
+/** Larger tiles share 131072's colours (tile-super). */
+const LARGEST_COLOURED = 131072;
+/** From 2^20 (seven digits) a tile is written 2 with a raised exponent. */
+const FIRST_POWER = 2 ** 20;
+
+/** A board's shape: {rows, cols}. */
+export function boardShape(board) {
+  return { rows: board.length, cols: board[0]?.length ?? 0 };
+}
+
+/** Give `grid` (role=grid) one row of cells per board row, `rows` by `cols`, when it has
+ *  another shape, and size the page's board to it; the grid's cells, in reading order. */
+export function shapeGrid(grid, { rows, cols }) {
+  const shaped = grid.children.length === rows &&
+    [...grid.children].every((row) => row.children.length === cols);
+  if (!shaped) {
+    grid.replaceChildren(
+      ...Array.from({ length: rows }, () => {
+        const row = document.createElement("div");
+        row.className = "grid-row";
+        row.setAttribute("role", "row");
+        for (let c = 0; c < cols; c++) {
+          const cell = document.createElement("div");
+          cell.className = "grid-cell";
+          cell.setAttribute("role", "gridcell");
+          row.append(cell);
+        }
+        return row;
+      }),
+    );
+  }
+  document.body.style.setProperty("--rows", String(rows));
+  document.body.style.setProperty("--cols", String(cols));
+  document.body.dataset.size = `${rows}x${cols}`;
+  return [...grid.querySelectorAll("[role=gridcell]")];
+}
 
 export function placeTile(tile, [row, col]) {
   tile.style.setProperty("--row", row);
   tile.style.setProperty("--col", col);
 }
 
+/** A tile's classes: its value's colour and font size, or the largest tiles' shared ones. */
+function tileClass(value) {
+  if (value <= LARGEST_COLOURED) return `tile-${value}`;
+  return value < FIRST_POWER ? "tile-super" : "tile-super tile-power";
+}
+
+/** `value` in `face`: its digits, or 2 with a raised exponent. */
+function writeValue(face, value) {
+  if (value < FIRST_POWER) {
+    face.textContent = String(value);
+    return;
+  }
+  const power = document.createElement("sup");
+  power.textContent = String(Math.round(Math.log2(value)));
+  face.replaceChildren("2", power);
+}
+
 export function makeTile(value, cell, extraClass = "") {
   const tile = document.createElement("div");
-  tile.className = `tile tile-${value} ${extraClass}`.trim();
+  tile.className = `tile ${tileClass(value)} ${extraClass}`.trim();
   placeTile(tile, cell);
   const face = document.createElement("div");
   face.className = "tile-face";
-  face.textContent = String(value);
+  writeValue(face, value);
   tile.append(face);
   return tile;
 }
 
-/** Draw `board` (4 rows of 4 values, 0 empty) into `tiles` at once, and name each of the
- *  grid's `cells` by its tile ("empty" in the page's language for none). */
+/** Draw `board` (rows of values, 0 empty) into `tiles` at once, and name each of the grid's
+ *  `cells` by its tile ("empty" in the page's language for none). */
 export function drawTiles(tiles, cells, board, emptyLabel, extraClass = "tile-new") {
   tiles.replaceChildren();
   board.forEach((row, r) =>
@@ -31,17 +87,21 @@ export function drawTiles(tiles, cells, board, emptyLabel, extraClass = "tile-ne
   });
 }
 
-/** A small picture of a board for lists (the strategy page's mini boards): 16 spans. */
+/** A small picture of a board for lists (the strategy page's mini boards, the review's costliest
+ *  moves): a span per cell, as many columns as the board has. */
 export function miniBoard(board, label) {
   const picture = document.createElement("div");
   picture.className = "mini-board";
   picture.setAttribute("role", "img");
   picture.setAttribute("aria-label", label);
+  const { rows, cols } = boardShape(board);
+  picture.style.setProperty("--mini-rows", String(rows));
+  picture.style.setProperty("--mini-cols", String(cols));
   for (const value of board.flat()) {
     const cell = document.createElement("span");
     if (value) {
-      cell.className = `tile-face tile-${value}`;
-      cell.textContent = String(value);
+      cell.className = `tile-face ${tileClass(value)}`;
+      writeValue(cell, value);
     }
     picture.append(cell);
   }

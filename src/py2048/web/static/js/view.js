@@ -3,7 +3,8 @@
 // rules: it draws what the server says happened.
 
 import { Announcer } from "./announcer.js";
-import { makeTile, placeTile } from "./tiles.js";
+import { DEFAULT_SIZE, MAX_SIDE, MIN_SIDE } from "./storage.js";
+import { boardShape, makeTile, placeTile, shapeGrid } from "./tiles.js";
 
 export const DIRECTIONS = ["up", "right", "down", "left"];
 export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
@@ -16,6 +17,19 @@ function byId(id) {
   return document.getElementById(id);
 }
 
+
+/** The size menu's options: the squares, then the rectangles (rows × columns). */
+function fillSizes(select) {
+  for (const group of select.querySelectorAll("optgroup")) {
+    const squares = group.dataset.sizes === "square";
+    for (let r = MIN_SIDE; r <= MAX_SIDE; r++) {
+      for (let c = MIN_SIDE; c <= MAX_SIDE; c++) {
+        if ((r === c) === squares) group.append(new Option(`${r}×${c}`, `${r}x${c}`));
+      }
+    }
+  }
+  select.value = DEFAULT_SIZE;
+}
 
 export class View extends Announcer {
   constructor() {
@@ -34,6 +48,9 @@ export class View extends Announcer {
     this.undoButton = byId("undo");
     this.practiceBadge = byId("practice-badge");
     this.confirmDialog = byId("confirm-dialog");
+    this.sizeSelect = byId("size");
+    fillSizes(this.sizeSelect);
+    this.sizeNote = byId("size-note");
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     this.translator = null;
     this.board = null;
@@ -57,8 +74,17 @@ export class View extends Announcer {
     return this.translator.number(value);
   }
 
-  /** Draw `board` at once (a loaded or new game): its tiles appear, nothing slides. */
+  /** The board size being played, "5x5": the size menu shows it, and on 3x3 a note says
+   *  that 2048 cannot be made there. */
+  setSize(size) {
+    this.sizeSelect.value = size;
+    this.sizeNote.hidden = size !== "3x3";
+  }
+
+  /** Draw `board` at once (a loaded or new game): its tiles appear, nothing slides. The grid
+   *  takes the board's shape. */
   drawBoard(board) {
+    this.cells = shapeGrid(this.grid, boardShape(board));
     this.tiles.replaceChildren();
     board.forEach((row, r) =>
       row.forEach((value, c) => {
