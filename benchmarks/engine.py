@@ -1,14 +1,16 @@
 """Engine speed: compiled random playouts, Game.move from Python, and term2048 as the peer.
 
-Run:  python benchmarks/engine.py [--seconds S]
+Run:  python benchmarks/engine.py [--seconds S] [--sizes 5x5,8x8] [--repeats R]
 
 Prints moves per second for
   (a) a random playout loop inside compiled code (one core),
   (b) py2048.Game.move called from Python,
   (c) term2048.board.Board.move (PyPI term2048) doing the same random playouts from Python,
-and the ratio (b)/(c). In (a) only real moves (ones that changed the board) are counted. In (b)
-and (c) both programs play random directions until their game is over and every call counts,
-since term2048's move() does not say whether the board changed.
+  (d) py2048.Game.move on each board size of --sizes (the compiled grid kernels),
+and the ratio (b)/(c). In (a) only real moves (ones that changed the board) are counted. In (b),
+(c) and (d) the programs play random directions until their game is over and every call counts,
+since term2048's move() does not say whether the board changed. (b), (c) and (d) are measured
+in turn, R rounds of each, and each figure is the median of its rounds.
 Needs the bench extra: pip install -e ".[bench]".
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -28,6 +31,7 @@ from py2048 import Game
 # internal: this script times the packed-board kernels and the spawn generator themselves
 from py2048.engine.board import ROW_TABLES, can_move, play, start
 from py2048.engine.rng import draw, seed_key
+from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 
 
 @njit(nogil=True, cache=True)
@@ -71,11 +75,11 @@ def measure_compiled(seconds: float) -> float:
         moves = int(moves * max(2.0, 1.2 * seconds / max(elapsed, 1e-3)))
 
 
-def measure_game_move(seconds: float) -> float:
+def measure_game_move(seconds: float, size: BoardSize = DEFAULT_SIZE) -> float:
     rng = random.Random(7)
     directions = ["up", "right", "down", "left"]
     moves = 0
-    game = Game(seed=1)
+    game = Game(seed=1, size=size)
     seed = 1
     t0 = time.perf_counter()
     while (elapsed := time.perf_counter() - t0) < seconds:
@@ -83,7 +87,7 @@ def measure_game_move(seconds: float) -> float:
             game.move(directions[rng.randrange(4)])
             if game.over:
                 seed += 1
-                game = Game(seed=seed)
+                game = Game(seed=seed, size=size)
         moves += 1000
     return moves / elapsed
 
@@ -120,11 +124,28 @@ def measure_cold_start() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument(
+        "--sizes",
+        default="5x5,8x8",
+        help="board sizes for (d), comma-separated (default 5x5,8x8; '' for none)",
+    )
+    parser.add_argument("--repeats", type=int, default=1, help="rounds of (b), (c) and (d)")
     args = parser.parse_args()
+    sizes = [parse_size(text, "--sizes") for text in args.sizes.split(",") if text.strip()]
+    for size in sizes:  # compile or load the kernels before timing
+        Game(seed=1, size=size).move("left")
 
     compiled = measure_compiled(args.seconds)
-    python = measure_game_move(args.seconds)
-    peer = measure_term2048(args.seconds)
+    rounds: dict[str, list[float]] = {}
+    for _ in range(args.repeats):
+        rounds.setdefault("python", []).append(measure_game_move(args.seconds))
+        peer_rate = measure_term2048(args.seconds)
+        if peer_rate is not None:
+            rounds.setdefault("peer", []).append(peer_rate)
+        for size in sizes:
+            rounds.setdefault(str(size), []).append(measure_game_move(args.seconds, size))
+    python = statistics.median(rounds["python"])
+    peer = statistics.median(rounds["peer"]) if "peer" in rounds else None
     cold = measure_cold_start()
 
     print(f"(a) compiled random playout      {compiled:>14,.0f} moves/s   (target >= 7,000,000)")
@@ -134,6 +155,10 @@ def main() -> None:
     else:
         print(f"(c) term2048 Board.move          {peer:>14,.0f} calls/s")
         print(f"    Game.move / term2048         {python / peer:>14.1f}x         (target >= 3x)")
+    for size in sizes:
+        rate = statistics.median(rounds[str(size)])
+        label = f"(d) Game.move on {size}"
+        print(f"{label:<33}{rate:>14,.0f} calls/s   (target >= 100,000)")
     print(f"    import py2048 + one move      {cold:>14.2f} s in a new process (target < 1 s)")
 
 

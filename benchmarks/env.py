@@ -1,6 +1,6 @@
 """RL environment speed: py2048's env.step, vector env and batch API against gymnasium-2048.
 
-Run:  nice python benchmarks/env.py [--seconds S] [--repeats R]
+Run:  nice python benchmarks/env.py [--seconds S] [--repeats R] [--sizes 5x5]
 
 Prints, from one run on one core:
   (a) env.step of gymnasium.make("py2048/2048-v0") (which is the bare Game2048Env: it checks
@@ -8,7 +8,10 @@ Prints, from one run on one core:
   (b) env.step of gymnasium-2048's TwentyFortyEightEnv, bare and through gymnasium.make (with
       Gymnasium's checking wrappers), and the ratios a/b;
   (c) Game2048VectorEnv.step and (d) py2048.batch.Batch.step(autoreset=True) for N = 1024 and
-      4096 games, in board-steps per second (N per call).
+      4096 games, in board-steps per second (N per call);
+  (e) Game2048VectorEnv.step on each board size of --sizes (N = 1024), measured in the same
+      rounds as (a) and (b), with its ratio to gymnasium-2048's 4x4 env.step (b, bare), and
+  (f) Batch.step(autoreset=True) on each of those sizes for N = 4096.
 All play uniformly random actions (drawn in advance, not timed); illegal actions count as
 steps, as they do for an agent; finished episodes are reset (reset time is timed, not counted).
 Each figure is the median of R timed runs: steps per second of wall-clock time, steps per
@@ -29,9 +32,13 @@ import gymnasium as gym
 import numpy as np
 
 from py2048.batch import Batch
+from py2048.engine.size import parse_size
 from py2048.env import ENV_ID, Game2048VectorEnv
 
 SIZES = (1024, 4096)
+"""Numbers of games of (c) and (d)."""
+GRID_GAMES = 1024
+"""Games of the vector environment in (e)."""
 
 
 class Rate(NamedTuple):
@@ -105,27 +112,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--repeats", type=int, default=5, help="measurements per figure")
+    parser.add_argument(
+        "--sizes", default="5x5", help="board sizes of (e) and (f), comma-separated ('' for none)"
+    )
     args = parser.parse_args()
     seconds, repeats = args.seconds, args.repeats
+    sizes = [parse_size(text, "--sizes") for text in args.sizes.split(",") if text.strip()]
 
     print(f"{'':<44}{'wall steps/s':>13} {'CPU steps/s':>13} {'best wall':>13}")
     ours = gym.make(ENV_ID)
     peers = peer_envs()
-    if peers is None:
-        mine = [single_env_rate(ours, seconds) for _ in range(repeats)]
-        print(f"{'(a) py2048 env.step':<44}{summary(mine)}")
-        print("(b) gymnasium-2048 is not installed (pip install gymnasium-2048): no ratios")
-    else:
-        mine, bare, made = [], [], []
-        for _ in range(repeats):
-            mine.append(single_env_rate(ours, seconds))
+    grid_envs = [Game2048VectorEnv(GRID_GAMES, size=size) for size in sizes]
+    for envs in grid_envs:
+        envs.reset(seed=0)
+    mine: list[Rate] = []
+    bare: list[Rate] = []
+    made: list[Rate] = []
+    grid_rates: list[list[Rate]] = [[] for _ in sizes]
+    for _ in range(repeats):
+        mine.append(single_env_rate(ours, seconds))
+        if peers is not None:
             bare.append(single_env_rate(peers[0], seconds))
             made.append(single_env_rate(peers[1], seconds))
-        print(f"{'(a) py2048 env.step':<44}{summary(mine)}")
+        for envs, rates in zip(grid_envs, grid_rates, strict=True):
+            rates.append(multi_rate(envs.step, GRID_GAMES, seconds))
+    print(f"{'(a) py2048 env.step':<44}{summary(mine)}")
+    if peers is None:
+        print("(b) gymnasium-2048 is not installed (pip install gymnasium-2048): no ratios")
+    else:
         print(f"{'(b) gymnasium-2048 env.step, bare':<44}{summary(bare)}")
         print(f"{'    gymnasium-2048 env.step, gymnasium.make':<44}{summary(made)}")
         print(f"    a / b bare: {ratio(mine, bare)};  a / b make: {ratio(mine, made)}")
         print("    (target: at least 20x)")
+    for size, rates in zip(sizes, grid_rates, strict=True):
+        label = f"(e) vector env step, {size}, N={GRID_GAMES}"
+        print(f"{label:<44}{summary(rates)}")
+        if peers is not None:
+            print(f"    e / b bare ({size} against 4x4): {ratio(rates, bare)}  (target: 10x)")
 
     for n in SIZES:
         envs = Game2048VectorEnv(n)
@@ -141,6 +164,15 @@ def main() -> None:
         rates = [multi_rate(batch_step, n, seconds) for _ in range(repeats)]
         print(f"{f'(d) batch API step, N={n} (board-steps)':<44}{summary(rates)}")
     print("    (target for the batch API: at least 5,000,000 board-steps/s on one core)")
+    for size in sizes:
+        n = SIZES[-1]
+        batch = Batch(n, seed=0, size=size)
+
+        def grid_batch_step(actions: np.ndarray, batch: Batch = batch) -> object:
+            return batch.step(actions, autoreset=True)
+
+        rates = [multi_rate(grid_batch_step, n, seconds) for _ in range(repeats)]
+        print(f"{f'(f) batch API step, {size}, N={n}':<44}{summary(rates)}")
 
 
 if __name__ == "__main__":
