@@ -176,7 +176,8 @@ async def test_the_screen_lists_a_past_game_opens_its_review_and_deletes_it(
         assert screen_text(screen, "#tiles").startswith(f"{tile:>6} █")
         table = screen.query_one(DataTable)
         assert table.row_count == 1
-        assert str(table.get_row_at(0)[1]) == f"{finished.score:,}"
+        assert str(table.get_row_at(0)[1]) == "4x4"
+        assert str(table.get_row_at(0)[2]) == f"{finished.score:,}"
         await pilot.press("enter")
         await pilot.pause()
         review = app.screen

@@ -550,3 +550,45 @@ async def test_the_review_in_the_game_replays_a_game_of_another_size(data_dir: P
         console = Console(width=120, record=True, file=io.StringIO())
         console.print(summary)
         assert "5x4 board · seed 5 · 10 moves" in console.export_text()
+
+
+def test_the_heuristics_values_are_not_called_a_final_score() -> None:
+    values = {Direction.LEFT: 4500.4, Direction.DOWN: 4000.0}
+    hint = FakeAdvice(Direction.LEFT, values)
+    object.__setattr__(hint, "evaluator", "heuristic")
+    lines = [str(line) for line in advice_lines(hint, 1000)]
+    assert lines[1] == "Solver's value of each:"
+    assert "4,500" in lines[2] and "5,500" not in "".join(lines)
+
+
+@pytest.mark.parametrize("size", ["3x4", "6x6"])
+async def test_hint_and_autoplay_by_the_real_solver_on_other_sizes(
+    data_dir: Path, size: str
+) -> None:
+    app = Py2048App(data_dir=data_dir, size=size, seed=2001)
+    async with app.run_test() as pilot:
+        screen = game_screen(app)
+        await pilot.press("m")  # the fast preset: the quickest answers
+        while screen.preset != "fast":
+            await pilot.press("m")
+        await pilot.press("i")
+        panel = screen.query_one(AdvicePanel)
+        for _ in range(600):
+            await pilot.pause(0.1)
+            if panel.advice is not None or panel.problem is not None:
+                break
+        assert panel.problem is None, panel.problem
+        advice = panel.advice
+        assert advice is not None and advice.direction in screen.session.game.legal_moves()
+        assert set(advice.values) == set(screen.session.game.legal_moves())
+        await pilot.press("p")
+        for _ in range(600):
+            await pilot.pause(0.1)
+            if screen.session.game.moves >= 5:
+                break
+        await pilot.press("escape")
+        await pilot.pause()
+        game = screen.session.game
+        assert game.moves >= 5 and game.size == BoardSize(*map(int, size.split("x")))
+    replayed = Game.replay(game.seed, game.history, strict=True, size=game.size)
+    assert replayed.board == game.board

@@ -81,16 +81,23 @@ def advice_lines(advice: Advice, score: int) -> list[Content]:
     """The advice as the panel says it: the best move, then each legal move's grade in the
     review's words (best, good, inaccuracy, mistake, blunder, by the review's thresholds) beside
     its figure, then who answered. The search's figure is the final score the move leads to, as
-    is perfect play's (``source`` "perfect", on 3x3: the exact expected final score); an
-    endgame table's (``source`` "table") the chance of building its tile."""
+    is perfect play's (``source`` "perfect", on 3x3: the exact expected final score); the
+    heuristic's (the evaluation of every size but 4x4) is its own value, in no unit a player
+    knows, so it is shown as it is; an endgame table's (``source`` "table") the chance of
+    building its tile."""
     if advice.direction is None:
         return [Content("No move left")]
     by_table = getattr(advice, "source", "search") == "table"
+    perfect = getattr(advice, "source", "search") == "perfect"
     if by_table:
         target = getattr(advice, "table_target", None)
         figure_of = {d: round(value * 100, 1) for d, value in advice.values.items()}
         heading = f"Chance of making {target}:"
         show = "{:.1f}%".format
+    elif getattr(advice, "evaluator", None) == "heuristic" and not perfect:
+        figure_of = {d: round(value) for d, value in advice.values.items()}
+        heading = "Solver's value of each:"
+        show = "{:,}".format
     else:
         figure_of = {d: round(score + value) for d, value in advice.values.items()}
         heading = "Final score after each:"
@@ -112,7 +119,7 @@ def advice_lines(advice: Advice, score: int) -> list[Content]:
     elapsed = getattr(advice, "elapsed_ms", None)
     if by_table:
         lines.append(Content.styled("from an endgame table", "dim"))
-    elif getattr(advice, "source", "search") == "perfect":
+    elif perfect:
         lines.append(Content.styled("perfect play (exact values)", "dim"))
     elif depth is not None and depth >= 0 and elapsed is not None:
         ahead = depth + 1

@@ -27,6 +27,9 @@ MAX_TILE_HEIGHT = 7
 SPACINGS = ((2, 1, 2, 1), (1, 1, 1, 1), (1, 0, 1, 0), (0, 0, 1, 0))
 """(padding left and right, padding above and below, gap between columns, gap between rows),
 the most generous first: the board takes the first that leaves its numbers room."""
+FIRST_ROOM = (48, 18)
+"""The room a board is laid out in before its container says how much it has: the least any
+terminal the game lays out in gives it."""
 _UNITS = ((60, "E"), (50, "P"), (40, "T"), (30, "G"), (20, "M"), (10, "k"))
 
 
@@ -140,6 +143,7 @@ class Board(Widget):
         """The room the board may take (its container's), known after the first resize."""
         self.widest = 1
         self.layout_now: Layout | None = None
+        self._apply(fit(size, *FIRST_ROOM))
 
     def compose(self) -> ComposeResult:
         yield from self._tiles()
@@ -153,6 +157,7 @@ class Board(Widget):
         size = BoardSize(len(board), len(board[0]))
         if size != self.board_size:
             self.board_size = size
+            self.layout_now = None
             self.call_later(self._replace_tiles, board, spawned)
             return
         for row, values in enumerate(board):
@@ -176,7 +181,9 @@ class Board(Widget):
         self.room = room
         if room.width <= 0 or room.height <= 0:
             return
-        layout = fit(self.board_size, room.width, room.height, self.widest)
+        self._apply(fit(self.board_size, room.width, room.height, self.widest))
+
+    def _apply(self, layout: Layout) -> None:
         if layout == self.layout_now:
             return
         self.layout_now = layout
