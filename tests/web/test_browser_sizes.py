@@ -302,3 +302,65 @@ def test_swipes_move_an_8x8_board(browser: Any, server_url: str) -> None:
         )
         saved = stored(phone, state_key("8x8"))
         assert saved == Game.replay(6, saved["history"], size=(8, 8)).to_dict()
+
+
+def open_3x3(session: Session) -> dict[str, Any]:
+    state = Game.replay(8, "LD", size=(3, 3)).to_dict()
+    session.open(None, **{state_key("3x3"): json.dumps(state), "py2048.size": "3x3"})
+    return state
+
+
+def test_a_perfect_play_hint_says_so(session: Session) -> None:
+    answer = {
+        "direction": "up",
+        "values": {"up": 812.0, "left": 790.25},
+        "depth": 0,
+        "elapsed_ms": 0.2,
+        "source": "perfect",
+        "grades": {"up": "best", "left": "inaccuracy"},
+    }
+    session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))
+    state = open_3x3(session)
+    with session.page.expect_request("**/api/hint") as asked:
+        session.page.click("#hint")
+    assert json.loads(asked.value.post_data)["state"]["size"] == [3, 3]  # the save carries it
+    session.page.wait_for_selector("#hint-panel", state="visible")
+    assert session.page.inner_text("#hint-move") == "↑ up (perfect play)"
+    session.page.click(".hint-details summary")
+    assert session.page.inner_text("#hint-how").startswith("Perfect play: 3×3 is solved")
+    final = session.page.inner_text("#hint-values tr[data-direction=up] td >> nth=0")
+    assert final == f"{state['score'] + 812:,}"  # the final score the move leads to, as ever
+
+
+def test_a_size_the_solver_refuses_gets_a_clear_notice_from_hint_and_autoplay(
+    session: Session,
+) -> None:
+    session.watch.allowed_statuses.add(422)
+    refusal = {"detail": "state.size: the solver gives no advice on 3x3 boards (4x4 only)"}
+    session.page.route("**/api/hint", lambda route: route.fulfill(status=422, json=refusal))
+    open_3x3(session)
+    session.page.click("#hint")
+    session.page.wait_for_selector("#notice", state="visible")
+    assert session.page.inner_text("#notice-text") == (
+        "The solver gives no hints on 3×3 boards yet."
+    )
+    session.page.click("#notice-close")
+    session.page.click("#autoplay")
+    session.page.wait_for_selector("#notice", state="visible")
+    assert "no hints on 3×3" in session.page.inner_text("#notice-text")
+    session.page.wait_for_function(
+        "() => document.getElementById('autoplay').getAttribute('aria-pressed') === 'false'"
+    )
+
+
+def test_a_review_the_solver_refuses_for_its_size_says_so(session: Session) -> None:
+    session.watch.allowed_statuses.add(422)
+    refusal = {"detail": "size: the solver does not review 5x5 games"}
+    session.page.route(
+        "**/api/review/stream", lambda route: route.fulfill(status=422, json=refusal)
+    )
+    session.page.goto(f"{session.url}/review#seed=3&size=5x5&n=0&moves=")
+    session.page.wait_for_function(
+        "() => document.getElementById('status-text').textContent.includes('5×5')"
+    )
+    assert session.page.inner_text("#status-text") == ("The solver does not review 5×5 games yet.")
