@@ -2,7 +2,8 @@
 
 Importing this package registers ``py2048/2048-v0``: ``gymnasium.make("py2048/2048-v0")`` gives
 :class:`Game2048Env`, and ``gymnasium.make_vec("py2048/2048-v0", num_envs=N)`` gives
-:class:`Game2048VectorEnv`, which steps all N games in one compiled call.
+:class:`Game2048VectorEnv`, which steps all N games in one compiled call. Both take
+``size=(rows, cols)`` (or ``"5x5"``) for boards of 3 to 8 rows and columns; 4x4 by default.
 """
 
 from __future__ import annotations
