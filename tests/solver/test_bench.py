@@ -317,7 +317,7 @@ def test_every_line_stays_whole_in_a_file_however_long(tmp_path, capsys, monkeyp
     assert main([*args, "--json", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        f"py2048 bench: 1 games, seeds {seed}..{seed}, d0, rng py2048, 1 worker process(es)"
+        f"py2048 bench: 4x4, 1 games, seeds {seed}..{seed}, d0, rng py2048, 1 worker process(es)"
     )
     assert lines[1].startswith("tables: ") and lines[2].startswith("network: ")
     assert lines[3].startswith("loaded in ")

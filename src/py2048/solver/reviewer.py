@@ -293,24 +293,7 @@ def review(
         _grade_move(index + 1, int(los[index]), int(his[index]), scores[index], direction, row)
         for index, (direction, row) in enumerate(zip(moves, values, strict=True))
     )
-    free = [record for record in records if not record.forced]
-    accuracy = sum(r.accuracy for r in free) / len(free) if free else 100.0
-    counts = {grade: 0 for grade in GRADES}
-    for record in records:
-        counts[record.grade] += 1
-    costly = sorted((r for r in records if r.loss > 0), key=lambda r: (-r.loss, r.number))
-    return GameReview(
-        seed=game.seed,
-        history="".join(d.letter for d in moves),
-        setting=chosen,
-        moves=records,
-        final_board=tuple(tuple(row) for row in game.board),
-        final_score=game.score,
-        accuracy=accuracy,
-        counts=counts,
-        costliest=tuple(costly[:COSTLIEST]),
-        seconds=time.perf_counter() - started,
-    )
+    return _summary(game, moves, chosen, records, started, "search")
 
 
 def _review_grid(
