@@ -80,6 +80,7 @@ def test_moves_are_answered_while_a_hint_is_being_searched(
         "source": "search",
         "table_target": None,
         "grades": {"left": "best", "up": "blunder"},
+        "evaluator": "ntuple-snake",
     }
 
 

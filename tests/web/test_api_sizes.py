@@ -241,6 +241,8 @@ def test_a_hint_on_a_small_board_is_advice_or_a_clear_refusal(http: httpx.Client
         legal = {str(d) for d in Game.from_dict(state).legal_moves()}
         assert advice["direction"] in legal and set(advice["values"]) <= legal
         assert advice["source"] in ("search", "perfect")
+        if advice["source"] == "search":  # the heuristic's figures: the page shows them as such
+            assert advice["evaluator"] == "heuristic"
     else:
         assert_refused(response, 422, "state.size: ", "3x3")
 
@@ -249,3 +251,9 @@ def test_a_size_is_read_as_rows_then_columns(http: httpx.Client) -> None:
     state = http.post("/api/new", json={"seed": 2, "size": [3, 7]}).json()["state"]
     assert len(state["board"]) == 3 and len(state["board"][0]) == 7
     assert BoardSize(*state["size"]) == BoardSize(3, 7)
+
+
+def test_a_hint_on_4x4_says_its_values_are_the_networks_points(http: httpx.Client) -> None:
+    state = played(5, (4, 4), 4).to_dict()
+    advice = http.post("/api/hint", json={"state": state, "preset": "fast"}, timeout=60).json()
+    assert advice["evaluator"] == "ntuple-snake" and advice["source"] == "search"

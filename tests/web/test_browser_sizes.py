@@ -364,3 +364,27 @@ def test_a_review_the_solver_refuses_for_its_size_says_so(session: Session) -> N
         "() => document.getElementById('status-text').textContent.includes('5×5')"
     )
     assert session.page.inner_text("#status-text") == ("The solver does not review 5×5 games yet.")
+
+
+def test_a_heuristic_hint_shows_the_solvers_values_not_final_scores(session: Session) -> None:
+    answer = {
+        "direction": "left",
+        "values": {"left": 5120.4, "down": 4980.0},
+        "depth": 2,
+        "elapsed_ms": 12,
+        "evaluator": "heuristic",
+        "grades": {"left": "best", "down": "good"},
+    }
+    session.page.route("**/api/hint", lambda route: route.fulfill(json=answer))
+    state = Game.replay(8, "LD", size=(5, 5)).to_dict()
+    session.open(None, **{state_key("5x5"): json.dumps(state), "py2048.size": "5x5"})
+    session.page.click("#hint")
+    session.page.wait_for_selector("#hint-panel", state="visible")
+    assert session.page.inner_text("#hint-move") == "← left"
+    session.page.click(".hint-details summary")
+    assert session.page.inner_text("#hint-figure-heading") == "Solver's value"
+    figure = session.page.inner_text("#hint-values tr[data-direction=left] td >> nth=0")
+    assert figure == "5,120"  # the value itself, not the score plus it
+    behind = session.page.inner_text("#hint-values tr[data-direction=down] td >> nth=1")
+    assert behind == "140 lower"
+    assert "not a score" in session.page.inner_text("#hint-how")

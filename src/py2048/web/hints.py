@@ -52,6 +52,10 @@ class HintResult:
     """Each legal direction's grade in the review's words (best ... blunder), by its value;
     made from ``values`` when not given."""
 
+    evaluator: str = "ntuple-snake"
+    """The evaluation the search judged positions with: "heuristic" off 4x4, whose values are
+    its own figures rather than points (see ``HintResponse``)."""
+
     def __post_init__(self) -> None:
         if not self.grades and self.values:
             object.__setattr__(self, "grades", grade_values(self.values))
@@ -78,6 +82,7 @@ def search(board: list[list[int]], preset: str, size: BoardSize = DEFAULT_SIZE) 
         float(hint.elapsed_ms),
         source=hint.source,
         table_target=hint.table_target,
+        evaluator=hint.evaluator,
     )
 
 

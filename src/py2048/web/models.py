@@ -291,6 +291,12 @@ class HintResponse(BaseModel):
         '"perfect": the solved 3x3 game answered, and values are the exact points still to come',
     )
     table_target: int | None = Field(None, description="the tile a table's chances are about")
+    evaluator: str = Field(
+        "ntuple-snake",
+        description='how the search judged positions: "ntuple-snake" (4x4: values are the '
+        'points still to come), "heuristic" (every other size: values are the heuristic\'s own '
+        'figures, higher being better, not points), "perfect" with source "perfect"',
+    )
     grades: dict[DirectionName, GradeName] = Field(
         default_factory=dict,
         description="each legal move graded as a review grades it (best, good, inaccuracy, "

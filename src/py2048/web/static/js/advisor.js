@@ -36,19 +36,23 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * value is the final score the move leads to, and the difference from the advised move is what
  * a weaker move gives up. An endgame table (`source` "table") values it by the chance that best
  * play builds `table_target` from there. On 3x3 the solved game may answer (`source` "perfect"):
- * its values are points too, exact rather than searched, and the hint says "perfect play".
+ * points too, exact, and the hint says "perfect play".
  */
 export function describeAdvice(advice, score, t, number) {
   const { direction, values } = advice;
   const grades = advice.grades ?? {};
   if (!direction) return { move: t("hint.none"), chance: "", grades: [], columns: [], rows: [], how: "" };
   const byTable = advice.source === "table";
+  // Off 4x4 the heuristic judges: its figures are no points.
+  const byValue = !byTable && advice.evaluator === "heuristic";
   // What each legal direction shows, and how far behind the best it is, in its own unit.
   const figureOf = byTable
     ? (name) => Math.round(values[name] * 1000) / 10 // percent, one decimal
+    : byValue
+    ? (name) => Math.round(values[name])
     : (name) => Math.round(score + values[name]); // final score
   const show = byTable ? (figure) => `${number(figure)}%` : (figure) => number(figure);
-  const behindKey = byTable ? "hint.behindChance" : "hint.behind";
+  const behindKey = byTable ? "hint.behindChance" : byValue ? "hint.behindValue" : "hint.behind";
   const label = (name) => `${ARROWS[name]} ${t(`dir.${name}`)}`;
   const gradeRows = DIRECTIONS.map((name) => {
     const row = { direction: name, label: label(name), best: name === direction };
@@ -72,14 +76,14 @@ export function describeAdvice(advice, score, t, number) {
     ? t("hint.howTable", { tile: advice.table_target })
     : perfect
     ? t("hint.howPerfect")
-    : t("hint.how", {
+    : t(byValue ? "hint.howValue" : "hint.how", {
         moves: advice.depth + 1,
         depth: advice.depth,
         ms: number(advice.elapsed_ms),
       });
   const figureColumn = byTable
     ? t("hint.columnChance", { tile: advice.table_target })
-    : t("hint.columnFinal");
+    : t(byValue ? "hint.columnValue" : "hint.columnFinal");
   return {
     move: perfect ? t("hint.perfectMove", { move: label(direction) }) : label(direction),
     chance: byTable ? t("hint.columnChance", { tile: advice.table_target }) : "",

@@ -6,8 +6,8 @@
 //
 // `moves` packs the moves four to a byte (U 0, R 1, D 2, L 3; the first move in the byte's two
 // highest bits), written in base64url without padding: 5,000 moves take 1,667 characters. `n`
-// says how many moves there are; `practice=1` marks a game in which Undo was used; `size` is
-// the board's rows x columns, left out for 4x4 (so every older link is a 4x4 game).
+// says how many moves there are; `practice=1` marks a game in which Undo was used; `size`
+// (rows x columns) is left out for 4x4.
 
 import { DEFAULT_SIZE, isSize, sizeOfState } from "./storage.js";
 

@@ -2,9 +2,8 @@
 // is counted once, when it ends (game over) or when New game replaces it after a move; a game
 // in which Undo was used (practice) is counted apart. Past games are kept as their review
 // link's fragment (seed and packed moves: a 5,000-move game is about 1.7 KB), newest first.
-// Everything lives in the browser's storage (StorageManager), beside the saves. Each board size
-// has statistics of its own (4x4's under the keys older pages used); the past games of every
-// size are kept in one list, each with its size in its link.
+// Everything lives in the browser's storage (StorageManager), beside the saves. Statistics are
+// per board size; past games of every size share one list.
 
 import { GameCodeError, decodeGame, encodeGame, gameOfSave } from "./gamecode.js";
 import { DEFAULT_SIZE, KEYS, sizedKey } from "./storage.js";

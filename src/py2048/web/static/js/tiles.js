@@ -1,7 +1,6 @@
 // The board's tiles, as the game and the review draw them: one tile is a positioned box (its
-// cell in --row and --col) holding a face in the tile's colours (tiles.css). Boards are 3 to 8
-// rows by 3 to 8 columns: the grid of cells is built for the board's shape, and the page's
-// --rows and --cols size the board and its tiles (game.css).
+// cell in --row and --col) holding a face in the tile's colours (tiles.css). The grid is built
+// to the board's shape; --rows and --cols size it (game.css).
 
 /** Larger tiles share 131072's colours (tile-super). */
 const LARGEST_COLOURED = 131072;
