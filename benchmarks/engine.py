@@ -29,7 +29,8 @@ from numba import njit
 
 from py2048 import Game
 
-# internal: this script times the packed-board kernels and the spawn generator themselves
+# internal: this script times the packed-board kernels and the spawn generator themselves,
+# and reads --sizes as py2048 reads every size
 from py2048.engine.board import ROW_TABLES, can_move, play, start
 from py2048.engine.rng import draw, seed_key
 from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size

@@ -32,6 +32,8 @@ import gymnasium as gym
 import numpy as np
 
 from py2048.batch import Batch
+
+# internal: --sizes is read as py2048 reads every size ("5x5", "4x6")
 from py2048.engine.size import parse_size
 from py2048.env import ENV_ID, Game2048VectorEnv
 

@@ -143,7 +143,8 @@ def test_batch_games_are_the_games_with_their_seeds(
                 game.over,
             )
     assert batch.observe().tolist() == [exponents(game).tolist() for game in games]
-    assert batch.cells.tolist() == [game.exponents for game in games]
+    if not size.classic:  # 4x4 boards are packed in batch.lo and batch.hi
+        assert batch.cells.tolist() == [game.exponents for game in games]
     assert batch.scores.tolist() == [game.score for game in games]
     assert batch.max_tiles().tolist() == [game.max_tile for game in games]
     assert batch.moves.tolist() == [game.moves for game in games]
