@@ -7,7 +7,8 @@ Every file of ``docs/results/runs/`` is a run kept as data: ``2048 bench --json`
 a ``summary`` and every game) or ``benchmarks/web.py --json`` (the command, the machine and each
 phase's latencies). The tables hold one row a file, taken from the file alone, so the results
 record shows every kept run and nobody copies a figure by hand; ``tests/benchmarks`` checks that
-docs/results.md holds what this prints.
+docs/results.md holds what this prints. Bench runs on other board sizes (``--size``; and the 4x4
+runs kept beside them for reference, ``sizes-*.json``) have a table of their own.
 """
 
 from __future__ import annotations
@@ -88,6 +89,66 @@ def bench_row(name: str, run: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def is_size_run(name: str, run: dict[str, Any]) -> bool:
+    """A run of the board sizes' table: played off 4x4, or kept beside those (``sizes-*``)."""
+    return name.startswith("sizes-") or run["settings"].get("size", "4x4") != "4x4"
+
+
+def _largest(summary: dict[str, Any], count: int = 3) -> str:
+    """The ``count`` largest tiles some game reached, with the share of games that did."""
+    reached = [rate for rate in summary["rates"] if rate["games"]]
+    return ", ".join(f"{rate['tile']} {100 * rate['share']:.0f}%" for rate in reached[-count:])
+
+
+def size_row(name: str, run: dict[str, Any]) -> str:
+    settings, summary = run["settings"], run["summary"]
+    seeds = sorted(game["seed"] for game in run["games"])
+    cap = settings.get("max_moves")
+    capped = summary.get("capped", 0)
+    cells = [
+        f"`{name}`",
+        str(settings.get("size", "4x4")),
+        _setting(settings),
+        f"{seeds[0]}-{seeds[-1]}",
+        str(summary["games"]),
+        f"{summary['mean_score']:,.0f}",
+        f"{summary['median_score']:,.0f}",
+        _largest(summary),
+        f"{capped} at {cap:,} moves" if cap else "none",
+        f"{summary['mean_moves']:,.0f}",
+        f"{summary['moves_per_second_per_worker']:,.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def page_table(folder: Path = RUNS) -> str:
+    """The board sizes' runs as the solver page (docs/solver.md) shows them: one row a run of
+    ``sizes-*.json``, by depth then by cells (``--page-table`` prints it; a test holds the page
+    to it)."""
+    found = []
+    for path in sorted(folder.glob("sizes-*.json")):
+        run = json.loads(path.read_text(encoding="utf-8"))
+        settings, summary = run["settings"], run["summary"]
+        rows, cols = (int(side) for side in str(settings.get("size", "4x4")).split("x"))
+        cap = settings.get("max_moves")
+        stopped = f", {summary.get('capped', 0)} stopped at {cap:,} moves" if cap else ""
+        cells = [
+            str(settings.get("size", "4x4")),
+            f"d{settings['depth']}" if settings.get("depth") is not None else _setting(settings),
+            f"{summary['games']}{stopped}",
+            f"{summary['mean_score']:,.0f}",
+            _largest(summary),
+        ]
+        key = (settings.get("depth") or 0, rows * cols, rows)
+        found.append((key, "| " + " | ".join(cells) + " |"))
+    lines = [
+        "| board | search | games | mean score | largest tiles (share of games) |",
+        "|---|---|---|---|---|",
+        *(row for _, row in sorted(found, key=lambda item: (-item[0][0], item[0][1:]))),
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def web_row(name: str, run: dict[str, Any]) -> str:
     cells = [f"`{name}`", str(run["date"])]
     for key, _ in LATENCY_PHASES:
@@ -101,10 +162,12 @@ def web_row(name: str, run: dict[str, Any]) -> str:
 
 def render(folder: Path = RUNS) -> str:
     """The generated section: a table of the bench runs and one of the server's, by file name."""
-    bench, web = [], []
+    bench, sizes, web = [], [], []
     for path in sorted(folder.glob("*.json")):
         run = json.loads(path.read_text(encoding="utf-8"))
-        if {"settings", "summary", "games"} <= run.keys():
+        if {"settings", "summary", "games"} <= run.keys() and is_size_run(path.name, run):
+            sizes.append(size_row(path.name, run))
+        elif {"settings", "summary", "games"} <= run.keys():
             bench.append(bench_row(path.name, run))
         elif all(key in run for key, _ in LATENCY_PHASES):
             web.append(web_row(path.name, run))
@@ -120,6 +183,18 @@ def render(folder: Path = RUNS) -> str:
         "| moves/s |",
         "|---|---|---|---|---|---|---|---|---|---|",
         *bench,
+        "",
+        "Other board sizes (`2048 bench --size`, py2048's spawns, no endgame tables; largest",
+        "tiles: the three largest that some game made, with the share of games that made them;",
+        "capped: games stopped by `--max-moves` before their end). The `sizes-*` runs were made",
+        "on the shared 2-core machine under load (their moves/s are not comparable) by",
+        "`2048 bench --games 50 --seed 2001 --workers 1 --size SIZE --depth N --json FILE`, with",
+        "`--max-moves 500000` on 7x7 and 8x8 and `--evaluator heuristic --no-tables` on 4x4:",
+        "",
+        "| file | size | setting | seeds | games | mean score | median score | largest tiles "
+        "| capped | moves a game | moves/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *sizes,
         "",
         "The server under load (`benchmarks/web.py --json`; `/api/move` p99 latency in each",
         "phase):",
@@ -143,7 +218,13 @@ def replace_section(document: str, section: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, metavar="MARKDOWN", help="replace its section")
+    parser.add_argument(
+        "--page-table", action="store_true", help="print the board sizes' table of docs/solver.md"
+    )
     args = parser.parse_args(argv)
+    if args.page_table:
+        sys.stdout.write(page_table())
+        return 0
     section = render()
     if args.write is None:
         sys.stdout.write(section)

@@ -3,9 +3,10 @@
 The evaluations themselves live in :mod:`py2048.evaluation`; the names re-exported here are
 the ones a solver user needs.
 
-``best_move(board)`` advises a move for a 4x4 board of tiles; :mod:`py2048.solver.bench` plays
-whole games with it; ``review(seed, history)`` grades every move of a game
-(:mod:`py2048.solver.reviewer`). See ``docs/solver.md`` for how it works and how strong it is.
+``best_move(board)`` advises a move for a board of tiles (4x4, or any size from 3x3 to 8x8);
+:mod:`py2048.solver.bench` plays whole games with it; ``review(seed, history)`` grades every
+move of a game (:mod:`py2048.solver.reviewer`; ``size=`` for other sizes). See
+``docs/solver.md`` for how it works and how strong it is.
 
 The presets load with the package; the search and the evaluations on first use, because their
 compiled kernels take a while to load (seconds, the first time on a machine). So the command
