@@ -1,5 +1,8 @@
 """Many games in one array: the compiled kernels that restart, advance and observe one row.
 
+These are the 4x4 kernels; boards of other sizes are stepped by ``py2048.batch``'s kernels on
+the grid boards of :mod:`py2048.engine.grid`.
+
 A game's state is one row of a uint64 array with :data:`STATE_COLUMNS` columns: the packed
 board (``lo``, ``hi``; see :mod:`py2048.engine.board`), the spawn key, the game's seed, its
 number of real moves and its score. Row ``i`` then plays exactly as ``Game(seed)``: the same

@@ -64,7 +64,8 @@ MAX_MOVES = 1 << 18
 Boards of 16 cells or fewer keep this limit; larger ones have :data:`LONG_MAX_MOVES`."""
 LONG_MAX_MOVES = 1 << 22
 """The most moves a save holds on a board of more than 16 cells, where a game can last far
-longer than on 4x4 (an 8x8 game of a few thousand points already passes 2**18 moves)."""
+longer than on 4x4: a 4x4 game's tiles cannot add up to 2**19, an 8x8 game's can add up to
+far more, and an 8x8 game that plays on for a few hours of autoplay passes 2**18 moves."""
 LONG_MAX_SAVE_BYTES = 5 << 20
 """The largest save of a board of more than 16 cells (its history at one byte a move)."""
 
