@@ -75,7 +75,7 @@ def choose_size(session: Session, size: str) -> None:
 def play(session: Session, size: str, moves: int) -> dict[str, Any]:
     """Press arrow keys until the saved game of ``size`` holds ``moves`` more moves; its save."""
     start = stored(session, state_key(size))["moves"]
-    keys = ["left", "down", "right", "down"]
+    keys = ["left", "down", "right", "up"]
     pressed = 0
     while stored(session, state_key(size))["moves"] < start + moves:
         session.page.keyboard.press(KEYS[keys[pressed % 4]])
@@ -111,6 +111,14 @@ def open_review_and_check(session: Session, state: dict[str, Any], size: str) ->
         session.page.click("#replay-end")
         assert shown_board(session) == state["board"]
         assert len(shown_board(session)) == rows and len(shown_board(session)[0]) == cols
+        graded_by = review(state["seed"], state["history"], size=size).graded_by
+        title = session.page.inner_text("#graph-title")
+        session.page.click("#replay-start")
+        figure = session.page.inner_text("#move-figure")
+        if graded_by == "heuristic":  # values, not points: named as the solver's
+            assert (title, figure) == ("Solver's value of each position", "Solver's value")
+        else:  # perfect play on 3x3: points, as on 4x4
+            assert (title, figure) == ("Expected final score", "Final score")
     else:
         text = session.page.inner_text("#status-text")
         assert "does not review" in text and size.replace("x", "×") in text

@@ -342,6 +342,12 @@ class GameReviewBody(BaseModel):
     seed: int
     history: str
     size: SizeField | None = Field(None, description="the board's [rows, columns]; absent on 4x4")
+    graded_by: Literal["search", "perfect", "heuristic"] | None = Field(
+        None,
+        description='absent on 4x4 (the search: values are points); "perfect": 3x3 graded '
+        'against perfect play (values are points, exact); "heuristic": values are the '
+        "heuristic's figures, not points",
+    )
     setting: ReviewSettingInfo
     final_board: list[list[int]]
     final_score: int = Field(ge=0)

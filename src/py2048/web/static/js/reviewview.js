@@ -28,11 +28,15 @@ function svg(name, attributes = {}) {
 
 /** The final score each position promised (the score plus the best move's value), and at the
  *  end the game's final score: the graph's line. A game still in progress (`over` false) has
- *  no final score yet: its last point is what its last move promised. */
+ *  no final score yet: its last point is what its last move promised. A review graded by the
+ *  heuristic (off 4x4) has no scores to promise: its line is the best move's value. */
 export function expectedScores(review, over = true) {
-  const line = review.moves.map((move) => move.score + move.values[move.best]);
+  const byValue = review.graded_by === "heuristic";
+  const promised = (move, name) => (byValue ? 0 : move.score) + move.values[name];
+  const line = review.moves.map((move) => promised(move, move.best));
   const last = review.moves.at(-1);
-  line.push(over || !last ? review.final_score : last.score + last.values[last.played]);
+  if (byValue) line.push(last ? promised(last, last.played) : 0);
+  else line.push(over || !last ? review.final_score : promised(last, last.played));
   return line;
 }
 
@@ -94,6 +98,11 @@ export class ReviewView extends Announcer {
     for (const id of ["copy-link", "export", "share-game"]) byId(id).disabled = true;
     byId("review-game").textContent = "";
     byId("practice-note").hidden = true;
+  }
+
+  /** `key`, or its words for a review graded by the heuristic (values, not points). */
+  valued(key) {
+    return this.byValue ? `${key}Value` : key;
   }
 
   /** `line` about the game under review, with its board size first when it is not 4x4. */
@@ -162,6 +171,12 @@ export class ReviewView extends Announcer {
    *  then `showPosition` draws a position. */
   showReview(review, practice, over = true) {
     this.review = review;
+    // Graded by the heuristic (off 4x4): its values are no points, and are shown as they are.
+    this.byValue = review.graded_by === "heuristic";
+    for (const [id, key] of [["graph-title", "graph.title"], ["move-figure", "hint.columnFinal"]]) {
+      byId(id).dataset.i18n = this.byValue ? `${key}Value` : key;
+      byId(id).textContent = this.t(byId(id).dataset.i18n);
+    }
     this.practice = practice;
     this.over = over;
     byId("review-game").textContent = this.sized(
@@ -244,13 +259,14 @@ export class ReviewView extends Announcer {
       `${this.t("move.title", { move: move.number, direction: this.direction(move.played) })} `,
       grade,
     );
-    const expected = move.score + move.values[move.best];
+    const base = this.byValue ? 0 : move.score;
+    const expected = base + move.values[move.best];
     let detail;
     if (move.forced) detail = this.t("move.forced");
     else if (move.loss === 0 && move.played === move.best) detail = this.t("move.best");
     else if (move.loss === 0) detail = this.t("move.tie", { better: this.direction(move.best) });
     else {
-      detail = this.t("move.cost", {
+      detail = this.t(this.valued("move.cost"), {
         better: this.direction(move.best),
         points: this.number(Math.round(move.loss)),
         percent: this.percent(move.relative),
@@ -270,11 +286,13 @@ export class ReviewView extends Announcer {
         label.textContent = this.direction(name);
         if (name === move.played) label.textContent += ` ${this.t("move.played")}`;
         const figure = document.createElement("td");
-        figure.textContent = this.number(Math.round(move.score + move.values[name]));
+        figure.textContent = this.number(Math.round(base + move.values[name]));
         const behind = Math.round(move.values[move.best] - move.values[name]);
         const compare = document.createElement("td");
         compare.textContent =
-          behind > 0 ? this.t("hint.behind", { points: this.number(behind) }) : this.t("hint.best");
+          behind > 0
+            ? this.t(this.byValue ? "hint.behindValue" : "hint.behind", { points: this.number(behind) })
+            : this.t("hint.best");
         row.append(label, figure, compare);
         return row;
       }),
@@ -320,7 +338,7 @@ export class ReviewView extends Announcer {
       viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`,
       class: "graph-svg",
       role: "group",
-      "aria-label": this.t("graph.label"),
+      "aria-label": this.t(this.valued("graph.label")),
     });
     const bottom = GRAPH.height - GRAPH.bottom;
     chart.append(
@@ -383,7 +401,7 @@ export class ReviewView extends Announcer {
         tabindex: "0",
         role: "button",
         "data-move": String(number),
-        "aria-label": this.t("graph.mark", {
+        "aria-label": this.t(this.valued("graph.mark"), {
           move: number,
           points: this.number(Math.round(move.loss)),
           grade: this.t(`grade.${move.grade}`),
@@ -435,7 +453,7 @@ export class ReviewView extends Announcer {
       grade.className = `grade grade-${move.grade}`;
       grade.textContent = this.t(`grade.${move.grade}`);
       cost.append(
-        `${this.t("costliest.cost", {
+        `${this.t(this.valued("costliest.cost"), {
           points: this.number(Math.round(move.loss)),
           percent: this.percent(move.relative),
         })} `,
