@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import positive_int
-from py2048.tables import formations
+from py2048.tables import formations, perfect_command
 from py2048.tables.formations import DEFAULT_MAX_ENTRIES, Formation, get_formation
 from py2048.tables.storage import (
     ENVIRONMENT_VARIABLE,
@@ -62,10 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "build",
         help="build tables (without names: every table of at most "
         f"{DEFAULT_MAX_ENTRIES // 1_000_000}M positions)",
-        description=f"Build tables. {BUILD_KEEPS}",
+        description=f"Build tables. {BUILD_KEEPS} {perfect_command.HELP}",
     )
     build.add_argument(
-        "names", nargs="*", metavar="NAME", help="tables to build (`2048 tables list` names them)"
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="tables to build (`2048 tables list` names them; 3x3: perfect play on 3x3)",
     )
     build.add_argument("--force", action="store_true", help="rebuild tables that are already built")
     build.add_argument(
@@ -148,6 +151,12 @@ def _build_all(
     threads: int | None,
     ray_address: str | None,
 ) -> int:
+    names, perfect = perfect_command.split(names)
+    if perfect:
+        _make_folder(folder)
+        status = perfect_command.build(folder, console, force=force, threads=threads)
+        if status or not names:
+            return status
     chosen = _chosen(names)
     if not names:
         left_out = [f.name for f in formations.FORMATIONS if f not in chosen]
@@ -312,6 +321,7 @@ def list_tables(folder: Path, console: Console) -> int:
             build_time,
             state,
         )
+    table.add_row(*perfect_command.list_row(folder))
     console.print(table)
     console.print(
         f"`2048 tables build` builds those of at most {_millions(DEFAULT_MAX_ENTRIES)}, "

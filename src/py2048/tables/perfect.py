@@ -291,6 +291,19 @@ def check_perfect_file(path: Path) -> PerfectHeader:
 # --- the table ------------------------------------------------------------------------------
 
 
+def _checked_cells(exponents: Sequence[int]) -> np.ndarray:
+    """A 3x3 board's nine exponents as a uint8 array; ValueError naming a bad one."""
+    if isinstance(exponents, (str, bytes)) or len(exponents) != _CELLS:
+        raise ValueError(f"exponents must be {_CELLS} exponents (a 3x3 board, row-major)")
+    for index, e in enumerate(exponents):
+        if not is_integer(e) or not 0 <= int(e) <= PERFECT_SIZE.max_exponent:
+            raise ValueError(
+                f"exponents[{index}] = {e!r} is not an exponent of a 3x3 tile "
+                f"(0 empty, 1 to {PERFECT_SIZE.max_exponent})"
+            )
+    return np.array([int(e) for e in exponents], dtype=np.uint8)
+
+
 class PerfectTable:
     """The solved 3x3 game, read from its file (a read-only memory map).
 
@@ -330,15 +343,7 @@ class PerfectTable:
         return self.header.positions
 
     def _cells(self, exponents: Sequence[int]) -> np.ndarray:
-        if isinstance(exponents, (str, bytes)) or len(exponents) != _CELLS:
-            raise ValueError(f"exponents must be {_CELLS} exponents (a 3x3 board, row-major)")
-        for index, e in enumerate(exponents):
-            if not is_integer(e) or not 0 <= int(e) <= PERFECT_SIZE.max_exponent:
-                raise ValueError(
-                    f"exponents[{index}] = {e!r} is not an exponent of a 3x3 tile "
-                    f"(0 empty, 1 to {PERFECT_SIZE.max_exponent})"
-                )
-        return np.array([int(e) for e in exponents], dtype=np.uint8)
+        return _checked_cells(exponents)
 
     def _row(self, cells: np.ndarray) -> int:
         from py2048.tables.perfect_kernels import row_of
@@ -455,30 +460,40 @@ def peak_memory_bytes() -> int:
     return int(peak) if sys.platform == "darwin" else int(peak) * 1024
 
 
-def _openings() -> dict[int, np.ndarray]:
-    """The canonical keys of every opening (two tiles on the empty board), by layer."""
+def _openings(boards: Sequence[Sequence[int]] | None = None) -> dict[int, np.ndarray]:
+    """The canonical keys of the given boards (nine exponents each), by layer; without boards,
+    of every opening of a game (two tiles, 2s or 4s, on the empty board)."""
     from py2048.tables.perfect_kernels import SYMMETRIES, canonical, layer_of
 
+    if boards is None:
+        every: list[list[int]] = []
+        for a in range(_CELLS):
+            for b in range(a + 1, _CELLS):
+                for ea in (1, 2):
+                    for eb in (1, 2):
+                        opening = [0] * _CELLS
+                        opening[a], opening[b] = ea, eb
+                        every.append(opening)
+        boards = every
     found: dict[int, set[int]] = {}
-    cells = np.zeros(_CELLS, dtype=np.uint8)
-    for a in range(_CELLS):
-        for b in range(a + 1, _CELLS):
-            for ea in (1, 2):
-                for eb in (1, 2):
-                    cells[:] = 0
-                    cells[a], cells[b] = ea, eb
-                    key = int(canonical(cells, SYMMETRIES))
-                    found.setdefault(int(layer_of(cells)), set()).add(key)
+    for board in boards:
+        cells = _checked_cells(board)
+        key = int(canonical(cells, SYMMETRIES))
+        found.setdefault(int(layer_of(cells)), set()).add(key)
     return {layer: np.array(sorted(keys), dtype=np.uint64) for layer, keys in found.items()}
 
 
 def list_positions(
     progress: Callable[[PerfectProgress], None] | None = None,
+    openings: Sequence[Sequence[int]] | None = None,
 ) -> list[np.ndarray]:
-    """Every reachable position's canonical key, by layer (``result[L]``: layer ``L``, sorted)."""
+    """Every reachable position's canonical key, by layer (``result[L]``: layer ``L``, sorted);
+    with ``openings``, only those reachable from these boards (see :func:`build_perfect_table`)."""
     from py2048.tables.perfect_kernels import children
 
-    pending: dict[int, list[np.ndarray]] = {layer: [keys] for layer, keys in _openings().items()}
+    pending: dict[int, list[np.ndarray]] = {
+        layer: [keys] for layer, keys in _openings(openings).items()
+    }
     layers: list[np.ndarray] = []
     layer = 0
     last = PERFECT_SIZE.max_tile  # an upper bound of the last layer
@@ -516,11 +531,14 @@ def build_perfect_table(
     *,
     progress: Callable[[PerfectProgress], None] | None = None,
     threads: int | None = None,
+    openings: Sequence[Sequence[int]] | None = None,
 ) -> Path:
     """Solve 3x3 and write the table (atomically) into ``directory``; returns its path.
 
     Takes a few minutes and about 1 GB of memory and of disk (``docs/tables.md`` has the
-    measured figures). A stopped build leaves no table and no temporary file.
+    measured figures). A stopped build leaves no table and no temporary file. With
+    ``openings`` (boards of nine exponents) it solves only the positions reachable from them:
+    a table of a part of the game, small enough for tests and for studying an ending.
     """
     from py2048.tables.builder import threads_used
     from py2048.tables.perfect_kernels import SYMMETRIES, solve_layer
@@ -530,7 +548,7 @@ def build_perfect_table(
     folder.mkdir(parents=True, exist_ok=True)
     target = perfect_path(folder)
     with threads_used(threads) as used:
-        layers = list_positions(progress)
+        layers = list_positions(progress, openings)
         starts = _bucket_starts(layers)
         positions = int(starts[-1])
         header = PerfectHeader(
