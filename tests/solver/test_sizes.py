@@ -14,7 +14,7 @@ from py2048.engine import grid
 from py2048.engine.size import BoardSize
 from py2048.solver import best_move, review
 from py2048.solver.autoplay import autoplay
-from py2048.solver.bench import BenchSettings, bench_report, run_bench
+from py2048.solver.bench import BenchSettings, bench_report, run_bench, tables_line
 from py2048.solver.hint import resolve_plan
 from py2048.solver.mistakes import grid_strategy_mistake, strategy_mistake
 from py2048.solver.perfect import use_table
@@ -75,7 +75,7 @@ def test_a_hint_advises_a_legal_move_on_every_size(size: BoardSize) -> None:
     ("size", "cap"), [(BoardSize(3, 3), None), (BoardSize(5, 5), 150), (BoardSize(3, 5), None)]
 )
 def test_autoplay_is_the_game_played_with_best_move(size: BoardSize, cap: int | None) -> None:
-    record = autoplay(17, resolve_plan(depth=1), size=size, max_moves=cap)
+    record = autoplay(17, resolve_plan(depth=1), size=size, max_moves=cap, tables=False)
     game = Game(17, size=size)
     while not game.over and (cap is None or game.moves < cap):
         direction = best_move(game.board, depth=1).direction
@@ -92,7 +92,7 @@ def test_autoplay_is_the_game_played_with_best_move(size: BoardSize, cap: int | 
 
 def test_autoplay_can_start_from_a_board() -> None:
     board = [[0, 0, 2], [0, 4, 0], [8, 0, 0]]
-    record = autoplay(5, resolve_plan(depth=1), size=(3, 3), board=board)
+    record = autoplay(5, resolve_plan(depth=1), size=(3, 3), board=board, tables=False)
     game = Game.from_board(board, seed=5)
     while not game.over:
         direction = best_move(game.board, depth=1).direction
@@ -170,6 +170,46 @@ def test_the_perfect_table_answers_hints_and_reviews_on_3x3() -> None:
         assert move.best == min(move.values)
         assert move.loss == pytest.approx(move.values[move.best] - move.values[move.played])
         assert move.relative == pytest.approx(move.loss / move.values[move.best])
+
+
+@pytest.mark.parametrize("cap", [None, 7])
+def test_autoplay_on_3x3_plays_the_perfect_table(cap: int | None) -> None:
+    use_table(BoardSize(3, 3), _FakeTable())
+    record = autoplay(21, resolve_plan(depth=1), size="3x3", max_moves=cap)
+    game = Game(21, size="3x3")
+    while not game.over and (cap is None or game.moves < cap):
+        game.move(min(game.legal_moves()))  # the stand-in table's best move
+    assert (record.score, record.moves, record.max_tile) == (
+        game.score,
+        game.moves,
+        game.max_tile,
+    )
+    assert record.table_moves == record.moves and record.nodes == 0
+    assert record.capped == (cap is not None)
+
+
+def test_autoplay_searches_where_the_table_holds_nothing() -> None:
+    # the autouse _NoTable: every position is searched, as best_move does
+    searched = autoplay(21, resolve_plan(depth=1), size="3x3")
+    compiled = autoplay(21, resolve_plan(depth=1), size="3x3", tables=False)
+    assert (searched.score, searched.moves, searched.nodes) == (
+        compiled.score,
+        compiled.moves,
+        compiled.nodes,
+    )
+    assert searched.table_moves == 0
+
+
+def test_a_3x3_bench_names_the_perfect_table() -> None:
+    use_table(BoardSize(3, 3), _FakeTable())
+    settings = BenchSettings(games=1, seed=3, depth=1, workers=1, size=BoardSize(3, 3))
+    assert settings.uses_tables
+    assert tables_line(settings).startswith("tables: perfect play on 3x3")
+    records = run_bench(settings.checked())
+    document = bench_report(settings, records, summarize(records, 1.0, BoardSize(3, 3)))
+    assert document["settings"]["tables"] == ["perfect-3x3"]
+    assert records[0].table_moves == records[0].moves
+    assert not BenchSettings(size=BoardSize(3, 3), tables=False).uses_tables
 
 
 def test_a_position_the_table_does_not_hold_is_searched() -> None:

@@ -10,8 +10,9 @@ c-rand), which is how ``benchmarks/endgame.py`` plays late-game positions on.
 A game on a board of another size (``size``, 3 to 8 rows and columns) is played by
 :func:`play_grid_game` with the search of :mod:`py2048.solver.grid_search`: exactly
 ``Game(seed, size=size)`` played with ``best_move`` (c-rand reproduces another program's 4x4
-games, so it is 4x4 only). Good play on the largest boards does not end for millions of moves:
-``max_moves`` stops a game there, and its record says it was capped.
+games, so it is 4x4 only); on 3x3, where the perfect-play table is built, the table plays
+(:func:`_autoplay_perfect`), as it answers hints. Good play on the largest boards does not end
+for millions of moves: ``max_moves`` stops a game there, and its record says it was capped.
 """
 
 from __future__ import annotations
@@ -243,8 +244,10 @@ def autoplay(
     played on (``lo``, ``hi``); ``GameRecord.moves`` says how many rows were filled, if fewer.
 
     ``size`` plays a board of another size (see the module docstring; ``board`` must then have
-    that shape, ``evaluator`` may only be None or "heuristic", and ``tables`` and ``trace`` do
-    not apply). ``max_moves`` stops the game after that many moves (``GameRecord.capped``).
+    that shape, ``evaluator`` may only be None or "heuristic", and ``trace`` does not apply);
+    on 3x3 with ``tables`` True and the perfect-play table built, the table plays
+    (``GameRecord.table_moves``). ``max_moves`` stops the game after that many moves
+    (``GameRecord.capped``).
     """
     if rng not in RNGS:
         raise ValueError(f"unknown rng {rng!r}; choose one of {', '.join(RNGS)}")
@@ -257,7 +260,7 @@ def autoplay(
                 f"rng {rng!r} reproduces another program's 4x4 games; a {chosen} game "
                 "spawns with py2048's own generator"
             )
-        return _autoplay_grid(seed, plan, chosen, evaluator, board, cap)
+        return _autoplay_grid(seed, plan, chosen, evaluator, board, cap, tables is True)
     if rng == "c-rand" and seed >= crand.SEED_LIMIT:
         raise ValueError(f"a c-rand seed must be below 2**32, got {seed}")
     lo, hi = pack(board) if board is not None else (0, 0)
@@ -316,10 +319,14 @@ def _autoplay_grid(
     evaluator: str | Evaluator | None,
     board: Sequence[Sequence[int]] | None,
     max_moves: int,
+    perfect: bool,
 ) -> GameRecord:
     from py2048.solver.hint import check_grid_evaluator, weights_for
+    from py2048.solver.perfect import perfect_values
 
     check_grid_evaluator(evaluator, size)
+    if perfect and perfect_values(size) is not None:
+        return _autoplay_perfect(seed, plan, size, board, max_moves)
     cells = grid.new_cells(size)
     if board is not None:
         _, exponents = grid.read_board(board, size=size)
@@ -345,6 +352,48 @@ def _autoplay_grid(
         seconds=seconds,
         nodes=int(figures[FIGURE_NODES]),
         capped=bool(figures[FIGURE_CAPPED]),
+    )
+
+
+def _autoplay_perfect(
+    seed: int,
+    plan: SearchPlan,
+    size: BoardSize,
+    board: Sequence[Sequence[int]] | None,
+    max_moves: int,
+) -> GameRecord:
+    """A game on a size with a perfect-play table (3x3, built), played as ``best_move`` plays
+    it: the table's move, or the search's where the table does not hold the position (only on
+    boards set up by hand). A few hundred moves, so Python drives it."""
+    from py2048.engine.game import Game
+    from py2048.solver.hint import perfect_hint, search_cells
+
+    game = Game.from_board(board, seed=seed) if board is not None else Game(seed, size=size)
+    started = time.perf_counter()
+    moves = table_moves = nodes = 0
+    capped = False
+    while not game.over:
+        if max_moves and moves >= max_moves:
+            capped = True
+            break
+        hint = perfect_hint(size, game.exponents)
+        if hint is None:
+            hint = search_cells(size, np.array(game.exponents, dtype=np.uint8), plan)
+            nodes += hint.nodes
+        else:
+            table_moves += 1
+        assert hint.direction is not None  # the game is not over
+        game.move(hint.direction)
+        moves += 1
+    return GameRecord(
+        seed=seed,
+        score=game.score,
+        max_tile=game.max_tile,
+        moves=moves,
+        seconds=time.perf_counter() - started,
+        nodes=nodes,
+        table_moves=table_moves,
+        capped=capped,
     )
 
 

@@ -65,7 +65,13 @@ def tables_line(settings: BenchSettings) -> str:
     if not settings.tables:
         return "tables: none (--no-tables)"
     if not settings.board_size.classic:
-        return f"tables: none (the endgame tables are for 4x4; this bench plays {settings.size})"
+        if settings.uses_tables:
+            from py2048.tables import tables_dir
+
+            return f"tables: perfect play on {settings.board_size} in {tables_dir()}"
+        return (
+            f"tables: none (the endgame tables are for 4x4; this bench plays {settings.board_size})"
+        )
     from py2048.tables import tables_dir
 
     names = _table_names(settings)
@@ -83,6 +89,8 @@ def _table_names(settings: BenchSettings) -> tuple[str, ...]:
     """The endgame tables this process plays with (the workers open the same folder)."""
     if not settings.uses_tables:
         return ()
+    if not settings.board_size.classic:
+        return (f"perfect-{settings.board_size}",)
     from py2048.solver.endgame import endgame_tables
 
     return endgame_tables().names

@@ -102,8 +102,15 @@ class BenchSettings:
 
     @property
     def uses_tables(self) -> bool:
-        """Endgame tables answer where they fit: asked for, and on 4x4 (their only size)."""
-        return self.tables and self.board_size.classic
+        """Endgame tables answer where they fit: asked for, and on 4x4 (their only size); on
+        3x3 the perfect-play table, where it is built."""
+        if not self.tables:
+            return False
+        if self.board_size.classic:
+            return True
+        from py2048.solver.perfect import perfect_values
+
+        return perfect_values(self.board_size) is not None
 
     def evaluator_name(self) -> str:
         """The evaluation the games play with, by name (loading it on 4x4)."""
