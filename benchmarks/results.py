@@ -108,7 +108,9 @@ def size_row(name: str, run: dict[str, Any]) -> str:
     cells = [
         f"`{name}`",
         str(settings.get("size", "4x4")),
-        _setting(settings),
+        "perfect play (the table)"
+        if _page_setting(settings) == "perfect play"
+        else _setting(settings),
         f"{seeds[0]}-{seeds[-1]}",
         str(summary["games"]),
         f"{summary['mean_score']:,.0f}",
@@ -119,6 +121,15 @@ def size_row(name: str, run: dict[str, Any]) -> str:
         f"{summary['moves_per_second_per_worker']:,.0f}",
     ]
     return "| " + " | ".join(cells) + " |"
+
+
+def _page_setting(settings: dict[str, Any]) -> str:
+    """ "perfect play" for a run the perfect-play table played, else the search's depth."""
+    if any(str(name).startswith("perfect-") for name in settings.get("tables") or []):
+        return "perfect play"
+    if settings.get("depth") is not None:
+        return f"d{settings['depth']}"
+    return _setting(settings)
 
 
 def page_table(folder: Path = RUNS) -> str:
@@ -134,12 +145,13 @@ def page_table(folder: Path = RUNS) -> str:
         stopped = f", {summary.get('capped', 0)} stopped at {cap:,} moves" if cap else ""
         cells = [
             str(settings.get("size", "4x4")),
-            f"d{settings['depth']}" if settings.get("depth") is not None else _setting(settings),
+            _page_setting(settings),
             f"{summary['games']}{stopped}",
             f"{summary['mean_score']:,.0f}",
             _largest(summary),
         ]
-        key = (settings.get("depth") or 0, rows * cols, rows)
+        perfect = _page_setting(settings) == "perfect play"
+        key = (99 if perfect else settings.get("depth") or 0, rows * cols, rows)
         found.append((key, "| " + " | ".join(cells) + " |"))
     lines = [
         "| board | search | games | mean score | largest tiles (share of games) |",
@@ -189,7 +201,9 @@ def render(folder: Path = RUNS) -> str:
         "capped: games stopped by `--max-moves` before their end). The `sizes-*` runs were made",
         "on the shared 2-core machine under load (their moves/s are not comparable) by",
         "`2048 bench --games 50 --seed 2001 --workers 1 --size SIZE --depth N --json FILE`, with",
-        "`--max-moves 500000` on 7x7 and 8x8 and `--evaluator heuristic --no-tables` on 4x4:",
+        "`--max-moves 500000` on 7x7 and 8x8 and `--evaluator heuristic --no-tables` on 4x4;",
+        "`sizes-perfect-3x3` with the 3x3 perfect-play table built (`2048 tables build 3x3`),",
+        "which chose every move (its `--depth 1` went unused):",
         "",
         "| file | size | setting | seeds | games | mean score | median score | largest tiles "
         "| capped | moves a game | moves/s |",
