@@ -2,10 +2,8 @@
 // cell in --row and --col) holding a face in the tile's colours (tiles.css). The grid is built
 // to the board's shape; --rows and --cols size it (game.css).
 
-/** Larger tiles share 131072's colours (tile-super). */
+/** Larger tiles share its colours (tile-super), and are written 2 with a raised exponent. */
 const LARGEST_COLOURED = 131072;
-/** From 2^20 (seven digits) a tile is written 2 with a raised exponent. */
-const FIRST_POWER = 2 ** 20;
 
 /** A board's shape: {rows, cols}. */
 export function boardShape(board) {
@@ -46,13 +44,12 @@ export function placeTile(tile, [row, col]) {
 
 /** A tile's classes: its value's colour and font size, or the largest tiles' shared ones. */
 function tileClass(value) {
-  if (value <= LARGEST_COLOURED) return `tile-${value}`;
-  return value < FIRST_POWER ? "tile-super" : "tile-super tile-power";
+  return value <= LARGEST_COLOURED ? `tile-${value}` : "tile-super";
 }
 
 /** `value` in `face`: its digits, or 2 with a raised exponent. */
 function writeValue(face, value) {
-  if (value < FIRST_POWER) {
+  if (value <= LARGEST_COLOURED) {
     face.textContent = String(value);
     return;
   }
