@@ -278,9 +278,9 @@ def test_bench_refuses_c_rand_and_other_evaluations_off_4x4() -> None:
         BenchSettings(depth=1, max_moves=0).checked()
 
 
-def test_the_solver_page_shows_the_kept_size_runs() -> None:
+def test_the_solver_reference_shows_the_kept_size_runs() -> None:
     from benchmarks.results import RUNS, page_table
 
     assert list(RUNS.glob("sizes-*.json")), "the board sizes' runs are kept in docs/results/runs"
-    page = (RUNS.parents[1] / "solver.md").read_text(encoding="utf-8")
+    page = (RUNS.parents[1] / "solver-reference.md").read_text(encoding="utf-8")
     assert page_table() in page, "run: python benchmarks/results.py --page-table"
