@@ -145,7 +145,7 @@ def close(a: float, b: float) -> bool:
 def test_every_position_matches_the_plain_expectimax(
     table: PerfectTable, positions: list[Board]
 ) -> None:
-    assert len(positions) > 30_000  # all symmetric images of about 32,000 classes
+    assert len(positions) == 38_511  # every board the seven openings lead to, in every image
     wrong = []
     for board in positions:
         want = expectimax(board)
@@ -346,6 +346,48 @@ def test_a_file_of_something_else_is_refused(tmp_path: Path) -> None:
 def test_a_build_leaves_no_temporary_file(folder: Path) -> None:
     assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
     assert perfect_path(folder).exists()
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_the_command_builds_lists_and_keeps_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`2048 tables build 3x3` (here solving one ending, not the whole game), then `list`."""
+    from py2048 import cli
+    from py2048.tables import perfect
+
+    whole = perfect.build_perfect_table
+    seen: list[perfect.PerfectProgress] = []
+
+    def ending(*args: object, **kwargs: object) -> Path:
+        report = kwargs.pop("progress")
+        assert callable(report)
+
+        def progress(now: perfect.PerfectProgress) -> None:
+            seen.append(now)
+            report(now)
+
+        return whole(*args, progress=progress, openings=[OPENINGS[3]], **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(perfect, "build_perfect_table", ending)
+    assert cli.main(["tables", "list", "--dir", str(tmp_path)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "perfect-3x3" in line)
+    assert "48,713,519" in row and "974.4 MB" in row and "to build" in row
+
+    assert cli.main(["tables", "build", "3x3", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "perfect-3x3: perfect play on 3x3, 48,713,519 positions" in out
+    assert "perfect-3x3: built in" in out
+    assert {now.stage for now in seen} == {"listing", "solving"}
+    assert seen[-1].done == seen[-1].total == open_perfect_table(tmp_path).positions
+
+    assert cli.main(["tables", "build", "perfect-3x3", "--dir", str(tmp_path)]) == 0
+    assert "already built" in capsys.readouterr().out
+    assert cli.main(["tables", "list", "--dir", str(tmp_path)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "perfect-3x3" in line)
+    assert "built" in row and "to build" not in row
 
 
 # --- the whole game, where it is built --------------------------------------------------------

@@ -21,8 +21,8 @@ FILE_BYTES = 974_405_432
 """The size of the table's file."""
 HELP = (
     "`2048 tables build 3x3` solves the whole 3x3 game for perfect play (hints and reviews on "
-    "3x3 then say what best play expects): 48.7 million positions, a 974 MB file, about 7 "
-    "minutes and 0.7 GB of memory on a 2-core machine. It is built only by name, and a "
+    "3x3 then say what best play expects): 48.7 million positions, a 974 MB file, about 5 "
+    "minutes and 0.65 GB of memory on a 2-core machine. It is built only by name, and a "
     "stopped 3x3 build starts over."
 )
 """What ``build --help`` says of it (docs/tables.md has the measured figures)."""
