@@ -348,6 +348,24 @@ def test_a_build_leaves_no_temporary_file(folder: Path) -> None:
     assert perfect_path(folder).exists()
 
 
+def test_a_failed_build_leaves_the_old_table_and_no_temporary_file(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from py2048.tables import perfect_kernels
+
+    path = _copy(folder, tmp_path / "kept")
+    before = path.read_bytes()
+
+    def full_disk(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(perfect_kernels, "solve_layer", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        build_perfect_table(path.parent, openings=[OPENINGS[0]])
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    assert path.read_bytes() == before
+
+
 # --- the command -----------------------------------------------------------------------------
 
 

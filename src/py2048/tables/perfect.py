@@ -564,7 +564,10 @@ def build_perfect_table(
         try:
             with open(temporary, "w+b") as handle:
                 descriptor = handle.fileno()
-                os.ftruncate(descriptor, header.file_size)
+                if hasattr(os, "posix_fallocate"):  # a disk too small fails here, at once
+                    os.posix_fallocate(descriptor, 0, header.file_size)
+                else:
+                    os.ftruncate(descriptor, header.file_size)
                 os.pwrite(descriptor, starts.astype("<i8").tobytes(), PAYLOAD_OFFSET)
                 offset = 0
                 for keys in layers:
