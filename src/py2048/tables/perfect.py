@@ -385,7 +385,7 @@ class PerfectTable:
 
     def reach(self, exponents: Sequence[int], tile: int) -> float:
         """The optimal chance of making ``tile`` (256, 512 or 1024) from this position; 1.0 if
-        it is already on the board."""
+        it, or a larger tile, is already on the board (a larger tile was made from it)."""
         if tile not in TARGET_TILES:
             raise ValueError(
                 f"tile must be one of {', '.join(map(str, TARGET_TILES))}, got {tile!r}"
@@ -535,7 +535,7 @@ def build_perfect_table(
 ) -> Path:
     """Solve 3x3 and write the table (atomically) into ``directory``; returns its path.
 
-    Takes a few minutes and about 1 GB of memory and of disk (``docs/tables.md`` has the
+    Takes about 5 minutes, 0.65 GB of memory and 1 GB of disk (``docs/tables.md`` has the
     measured figures). A stopped build leaves no table and no temporary file. With
     ``openings`` (boards of nine exponents) it solves only the positions reachable from them:
     a table of a part of the game, small enough for tests and for studying an ending.
