@@ -27,6 +27,7 @@ from numba import njit, types
 
 from py2048.engine import grid
 from py2048.engine.board import ROW_TABLES, max_exponent, move, pack, play, start
+from py2048.engine.integers import is_int
 from py2048.engine.rng import seed_key, validate_seed
 from py2048.engine.size import DEFAULT_SIZE, BoardSize, parse_size
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE, Evaluator
@@ -307,7 +308,7 @@ def autoplay(
 def _max_moves(max_moves: int | None) -> int:
     if max_moves is None:
         return 0
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+    if not is_int(max_moves) or max_moves < 1:
         raise ValueError(f"max_moves must be 1 or more, got {max_moves!r}")
     return max_moves
 
