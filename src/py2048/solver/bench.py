@@ -18,14 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from py2048.argtypes import non_negative_int, positive_int
+from py2048.cluster import RAY_CONNECT_TIMEOUT_S, connect_to_ray, ray_connection
 from py2048.engine.size import BoardSize, parse_size
-from py2048.solver.bench_games import (
-    RAY_CONNECT_TIMEOUT_S,
-    connect_to_ray,
-    play_one,
-    ray_connection,
-    run_bench,
-)
+from py2048.solver.bench_games import play_one, run_bench
 from py2048.solver.bench_report import bench_report, network_line, tables_line
 from py2048.solver.bench_settings import BenchSettings
 from py2048.solver.presets import BUDGETS, DEFAULT_PRESET, PRESETS
