@@ -133,9 +133,9 @@ def _page_setting(settings: dict[str, Any]) -> str:
 
 
 def page_table(folder: Path = RUNS) -> str:
-    """The board sizes' runs as the solver's reference (docs/solver-reference.md) shows them: one row a run of
-    ``sizes-*.json``, by depth then by cells (``--page-table`` prints it; a test holds the page
-    to it)."""
+    """The board sizes' runs as the solver's reference (docs/solver-reference.md) shows them:
+    one row a run of ``sizes-*.json``, by depth then by cells (``--page-table`` prints it; a
+    test holds the page to it)."""
     found = []
     for path in sorted(folder.glob("sizes-*.json")):
         run = json.loads(path.read_text(encoding="utf-8"))
@@ -233,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, metavar="MARKDOWN", help="replace its section")
     parser.add_argument(
-        "--page-table", action="store_true", help="print the board sizes' table of docs/solver-reference.md"
+        "--page-table",
+        action="store_true",
+        help="print the board sizes' table of docs/solver-reference.md",
     )
     args = parser.parse_args(argv)
     if args.page_table:

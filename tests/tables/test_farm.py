@@ -6,6 +6,7 @@ always run); one test builds on a real local Ray instance (slow: Ray starts its 
 
 from __future__ import annotations
 
+import itertools
 import socket
 import subprocess
 import sys
@@ -106,7 +107,7 @@ def test_any_split_of_a_layer_gives_its_values(built: Path) -> None:
     cuts = [0, 1, 7, int(sizes[layer]) // 2, int(sizes[layer])]
     pieces = [
         solve_range(CAPPED, layer, a, b - a, window, int(starts[layer + 1]))
-        for a, b in zip(cuts, cuts[1:], strict=False)
+        for a, b in itertools.pairwise(cuts)
     ]
     assert np.array_equal(np.concatenate(pieces), whole)
 
