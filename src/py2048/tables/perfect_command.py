@@ -91,7 +91,8 @@ def build(folder: Path, console: Console, *, force: bool, threads: int | None) -
 
 def list_row(folder: Path) -> tuple[str, str, str, str, str, str]:
     """The 3x3 table's row in ``2048 tables list``: name, target, positions, size, build
-    time, state."""
+    time, state. Its name there is ``3x3``, what ``build`` takes (``perfect-3x3`` too), short
+    enough to leave the state column its width."""
     from py2048.tables.perfect import PerfectTableError, perfect_path, read_perfect_header
 
     path = perfect_path(folder)
@@ -102,17 +103,13 @@ def list_row(folder: Path) -> tuple[str, str, str, str, str, str]:
         if actual != header.file_size:
             raise PerfectTableError(path, f"wrong size ({actual:,} bytes)")
     except PerfectTableError as error:
-        state = (
-            "to build: `2048 tables build 3x3`"
-            if error.problem == "not built"
-            else f"[red]bad: {error.problem}[/]"
-        )
+        state = "build by name" if error.problem == "not built" else f"[red]bad: {error.problem}[/]"
     else:
         state = "[green]built[/]"
         minutes, seconds = divmod(round(header.build_seconds), 60)
         build_time = f"{minutes} min {seconds:02d} s"
     return (
-        "perfect-3x3",
+        "3x3",
         "1024",
         f"{POSITIONS:,}",
         f"{FILE_BYTES / 1e6:.1f} MB",
