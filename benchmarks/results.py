@@ -97,6 +97,8 @@ def is_size_run(name: str, run: dict[str, Any]) -> bool:
 def _largest(summary: dict[str, Any], count: int = 3) -> str:
     """The ``count`` largest tiles some game reached, with the share of games that did."""
     reached = [rate for rate in summary["rates"] if rate["games"]]
+    if not reached and summary["rates"]:
+        return f"none made {summary['rates'][0]['tile']}"
     return ", ".join(f"{rate['tile']} {100 * rate['share']:.0f}%" for rate in reached[-count:])
 
 
@@ -142,7 +144,8 @@ def page_table(folder: Path = RUNS) -> str:
         settings, summary = run["settings"], run["summary"]
         rows, cols = (int(side) for side in str(settings.get("size", "4x4")).split("x"))
         cap = settings.get("max_moves")
-        stopped = f", {summary.get('capped', 0)} stopped at {cap:,} moves" if cap else ""
+        capped = summary.get("capped", 0)
+        stopped = f", {capped} stopped at {cap:,} moves" if cap and capped else ""
         cells = [
             str(settings.get("size", "4x4")),
             _page_setting(settings),
