@@ -42,6 +42,9 @@ from py2048.solver.search import (
     SEARCH_PLAN,
     TABLE_HITS,
     TRANSPOSITION_TABLE,
+    deepening_range,
+    depth_for,
+    over_budget,
     probability_cutoff,
 )
 
@@ -225,8 +228,7 @@ def adaptive_depth(cells, min_depth, max_depth):
         elif not seen[e]:
             seen[e] = True
             distinct += 1
-    extra = max(0, distinct - 7) // 2 + (1 if empty <= 3 else 0)
-    return max(min_depth, min(max_depth, min_depth + extra))
+    return depth_for(distinct, empty, min_depth, max_depth)
 
 
 @njit(
@@ -258,15 +260,8 @@ def decide(cells, plan, weights, table, run, out):
         for direction in range(4):
             out[direction] = -np.inf
         return -1
-    if plan.adaptive:
-        target = adaptive_depth(cells, plan.min_depth, plan.max_depth)
-    else:
-        target = plan.max_depth
-    budgeted = plan.seconds > 0.0 or plan.nodes > 0
-    if legal == 1 and (plan.adaptive or budgeted):
-        target = 0
-    first = 0 if budgeted else target
-    floor = min(plan.min_depth, target)
+    adaptive = adaptive_depth(cells, plan.min_depth, plan.max_depth) if plan.adaptive else 0
+    first, target, floor = deepening_range(plan, legal, adaptive)
     scratch = np.empty(4, dtype=np.float64)
     reached = -1
     previous_nodes = 0
@@ -274,11 +269,16 @@ def decide(cells, plan, weights, table, run, out):
     growth = 1.0
     for depth in range(first, target + 1):
         iteration_started = monotonic()
-        timed_out = plan.seconds > 0.0 and last_seconds * growth > deadline - iteration_started
         before = counters[NODES]
-        spent = plan.nodes > 0 and previous_nodes * growth > plan.nodes - before
         capped = depth > floor
-        if capped and (timed_out or spent):
+        if capped and over_budget(
+            plan,
+            deadline - iteration_started,
+            last_seconds,
+            growth,
+            plan.nodes - before,
+            previous_nodes,
+        ):
             break
         iteration = GridRun(
             run.rows,

@@ -254,6 +254,44 @@ def probability_cutoff(depth):
     return 2.0 ** -(depth + 4)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def depth_for(distinct: int, empty: int, min_depth: int, max_depth: int) -> int:
+    """The adaptive depth of a board with ``distinct`` tile values and ``empty`` free cells
+    (every board size alike): one more every two values past seven, one more with three free
+    cells or fewer, within ``min_depth`` to ``max_depth``."""
+    extra = max(0, distinct - 7) // 2 + (1 if empty <= 3 else 0)
+    return max(min_depth, min(max_depth, min_depth + extra))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def deepening_range(plan: SearchPlan, legal: int, adaptive: int) -> tuple[int, int, int]:
+    """``(first, target, floor)`` of a search as planned (every board size alike): the depths
+    it starts and ends at and the floor up to which every search finishes. ``legal`` counts
+    the moves; ``adaptive`` is the adaptive depth, read only when ``plan.adaptive``."""
+    target = adaptive if plan.adaptive else plan.max_depth
+    budgeted = plan.seconds > 0.0 or plan.nodes > 0
+    if legal == 1 and (plan.adaptive or budgeted):
+        target = 0
+    first = 0 if budgeted else target
+    return first, target, min(plan.min_depth, target)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def over_budget(
+    plan: SearchPlan,
+    time_left: float,
+    last_seconds: float,
+    growth: float,
+    nodes_left: int,
+    previous_nodes: int,
+) -> bool:
+    """Whether the next, deeper search would overrun the budget: the last one's time (or
+    positions) times its growth no longer fits what is left."""
+    timed_out = plan.seconds > 0.0 and last_seconds * growth > time_left
+    spent = plan.nodes > 0 and previous_nodes * growth > nodes_left
+    return timed_out or spent
+
+
 @njit("i8(u8, u8, i8, i8)", cache=True, nogil=True)
 def adaptive_depth(lo, hi, min_depth, max_depth):
     """Deeper on harder boards: more distinct tiles and fewer empty cells mean fewer safe moves.
@@ -273,8 +311,7 @@ def adaptive_depth(lo, hi, min_depth, max_depth):
     while seen:
         seen &= seen - 1
         distinct += 1
-    extra = max(0, distinct - 7) // 2 + (1 if empty <= 3 else 0)
-    return max(min_depth, min(max_depth, min_depth + extra))
+    return depth_for(distinct, empty, min_depth, max_depth)
 
 
 @njit(
@@ -312,15 +349,8 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
         for direction in range(4):
             out[direction] = -np.inf
         return -1
-    if plan.adaptive:
-        target = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth)
-    else:
-        target = plan.max_depth
-    budgeted = plan.seconds > 0.0 or plan.nodes > 0
-    if legal == 1 and (plan.adaptive or budgeted):
-        target = 0
-    first = 0 if budgeted else target
-    floor = min(plan.min_depth, target)
+    adaptive = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth) if plan.adaptive else 0
+    first, target, floor = deepening_range(plan, legal, adaptive)
     scratch = np.empty(4, dtype=np.float64)
     reached = -1
     previous_nodes = 0
@@ -328,11 +358,16 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     growth = 1.0
     for depth in range(first, target + 1):
         iteration_started = monotonic()
-        timed_out = plan.seconds > 0.0 and last_seconds * growth > deadline - iteration_started
         before = counters[NODES]
-        spent = plan.nodes > 0 and previous_nodes * growth > plan.nodes - before
         capped = depth > floor
-        if capped and (timed_out or spent):
+        if capped and over_budget(
+            plan,
+            deadline - iteration_started,
+            last_seconds,
+            growth,
+            plan.nodes - before,
+            previous_nodes,
+        ):
             break
         iteration = Run(
             run.tables,
