@@ -80,10 +80,10 @@ from py2048.tables.storage import (
     SEAL_SUFFIX,
     SETTLE_NS,
     TableError,
-    _identity,
-    _read_seal,
-    _write_seal,
+    read_seal,
+    seal_identity,
     tables_dir,
+    write_seal,
 )
 
 __all__ = [
@@ -258,7 +258,7 @@ def verify_perfect_file(path: Path) -> PerfectHeader:
     started = time.time_ns()
     try:
         header = read_perfect_header(path)
-        identity = _identity(path, header.checksum)
+        identity = seal_identity(path, header.checksum)
         size = identity["size"]
         if size != header.file_size:
             cut = "truncated" if size < header.file_size else "longer than its header says"
@@ -276,14 +276,14 @@ def verify_perfect_file(path: Path) -> PerfectHeader:
             seal.unlink(missing_ok=True)
         raise
     if max(identity["modified_ns"], identity["changed_ns"]) < started - SETTLE_NS:
-        _write_seal(seal, identity)
+        write_seal(seal, identity)
     return header
 
 
 def check_perfect_file(path: Path) -> PerfectHeader:
     """:func:`verify_perfect_file`, unless the seal of an earlier full check still matches."""
     header = read_perfect_header(path)
-    if _read_seal(path.with_suffix(SEAL_SUFFIX)) == _identity(path, header.checksum):
+    if read_seal(path.with_suffix(SEAL_SUFFIX)) == seal_identity(path, header.checksum):
         return header
     return verify_perfect_file(path)
 

@@ -266,7 +266,7 @@ def verify_file(path: Path, formation: Formation | None = None) -> TableHeader:
             seal.unlink(missing_ok=True)
         raise
     if max(identity["modified_ns"], identity["changed_ns"]) < started - SETTLE_NS:
-        _write_seal(seal, identity)
+        write_seal(seal, identity)
     return header
 
 
@@ -276,8 +276,8 @@ def check_file(path: Path, formation: Formation) -> TableHeader:
     Raises :class:`TableError` as :func:`verify_file` does.
     """
     header = read_header(path, formation.name)
-    seal = _read_seal(path.with_suffix(SEAL_SUFFIX))
-    if header.formation == formation and seal == _identity(path, header.checksum):
+    seal = read_seal(path.with_suffix(SEAL_SUFFIX))
+    if header.formation == formation and seal == seal_identity(path, header.checksum):
         return header
     return verify_file(path, formation)
 
@@ -292,7 +292,7 @@ def _verify_whole(path: Path, formation: Formation | None) -> tuple[TableHeader,
             name,
             f"it was built for another formation ({json.dumps(header.formation.to_json())})",
         )
-    identity = _identity(path, header.checksum)
+    identity = seal_identity(path, header.checksum)
     size = identity["size"]
     if size != header.file_size:
         cut = "truncated" if size < header.file_size else "longer than its header says"
@@ -308,7 +308,7 @@ def _verify_whole(path: Path, formation: Formation | None) -> tuple[TableHeader,
     return header, identity
 
 
-def _identity(path: Path, checksum: str) -> dict[str, Any]:
+def seal_identity(path: Path, checksum: str) -> dict[str, Any]:
     """What a seal records: the checksum and what the file system says of the file now."""
     stat = path.stat()
     return {
@@ -321,7 +321,7 @@ def _identity(path: Path, checksum: str) -> dict[str, Any]:
     }
 
 
-def _read_seal(seal: Path) -> object:
+def read_seal(seal: Path) -> object:
     try:
         with open_regular(seal) as handle:
             return json.loads(handle.read(_SEAL_BYTES).decode("utf-8"))
@@ -329,7 +329,7 @@ def _read_seal(seal: Path) -> object:
         return None
 
 
-def _write_seal(seal: Path, identity: dict[str, Any]) -> None:
+def write_seal(seal: Path, identity: dict[str, Any]) -> None:
     """Write the seal atomically; a folder that cannot be written only costs the next process
     a full check."""
     temporary = seal.with_name(f"{seal.name}.{os.getpid()}.tmp")
