@@ -74,10 +74,14 @@ TILE_COLOURS: dict[int, TileColours] = {
 
 def tile_stylesheet() -> str:
     """The browser's CSS for the tiles: each ``.tile-<value>`` sets ``--tile-bg`` and
-    ``--tile-fg``, which the site's stylesheet paints (served as /static/css/tiles.css)."""
+    ``--tile-fg``, which the site's stylesheet paints (served as /static/css/tiles.css).
+    ``.tile-super``, the tiles past 131072 that boards of more than 16 cells can make, takes
+    131072's colours."""
     lines = ["/* Made by py2048.palette, the one source of the tiles' colours. */"]
     lines += [
         f".tile-{value} {{ --tile-bg: {c.background}; --tile-fg: {c.text}; }}"
         for value, c in TILE_COLOURS.items()
     ]
+    top = TILE_COLOURS[max(TILE_COLOURS)]
+    lines.append(f".tile-super {{ --tile-bg: {top.background}; --tile-fg: {top.text}; }}")
     return "\n".join(lines) + "\n"

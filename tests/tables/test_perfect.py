@@ -391,8 +391,8 @@ def test_the_command_builds_lists_and_keeps_the_table(
 
     monkeypatch.setattr(perfect, "build_perfect_table", ending)
     assert cli.main(["tables", "list", "--dir", str(tmp_path)]) == 0
-    row = next(line for line in capsys.readouterr().out.splitlines() if "perfect-3x3" in line)
-    assert "48,713,519" in row and "974.4 MB" in row and "to build" in row
+    row = next(line for line in capsys.readouterr().out.splitlines() if "│ 3x3 " in line)
+    assert "48,713,519" in row and "974.4 MB" in row and "build by name" in row
 
     assert cli.main(["tables", "build", "3x3", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -404,8 +404,8 @@ def test_the_command_builds_lists_and_keeps_the_table(
     assert cli.main(["tables", "build", "perfect-3x3", "--dir", str(tmp_path)]) == 0
     assert "already built" in capsys.readouterr().out
     assert cli.main(["tables", "list", "--dir", str(tmp_path)]) == 0
-    row = next(line for line in capsys.readouterr().out.splitlines() if "perfect-3x3" in line)
-    assert "built" in row and "to build" not in row
+    row = next(line for line in capsys.readouterr().out.splitlines() if "│ 3x3 " in line)
+    assert "built" in row and "by name" not in row
 
 
 # --- the whole game, where it is built --------------------------------------------------------
