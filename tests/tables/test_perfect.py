@@ -222,7 +222,10 @@ def test_every_symmetric_position_reads_the_same(
     original = table.move_values(board)
     mapped = table.move_values(image)
     for d in range(4):
-        assert mapped[where[d]] == original[d]
+        if original[d] is None:
+            assert mapped[where[d]] is None
+        else:  # a move's value adds its successors up in the image's cell order: the last bit
+            assert mapped[where[d]] == pytest.approx(original[d], rel=1e-12, abs=0.0)
 
 
 @settings(max_examples=80, deadline=None)
