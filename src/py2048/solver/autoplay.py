@@ -291,7 +291,11 @@ def autoplay(
         figures,
         trace if trace is not None else np.zeros((0, 3), dtype=np.uint64),
     )
-    seconds = time.perf_counter() - started
+    return _record(seed, figures, time.perf_counter() - started)
+
+
+def _record(seed: int, figures: np.ndarray, seconds: float) -> GameRecord:
+    """A game's record from the figures its compiled loop wrote (table moves: 0 off 4x4)."""
     exponent = int(figures[FIGURE_MAX_EXPONENT])
     return GameRecord(
         seed=seed,
@@ -343,17 +347,7 @@ def _autoplay_grid(
     play_grid_game(
         np.uint64(seed), cells, board is not None, max_moves, plan, weights, table, run, figures
     )
-    seconds = time.perf_counter() - started
-    exponent = int(figures[FIGURE_MAX_EXPONENT])
-    return GameRecord(
-        seed=seed,
-        score=int(figures[FIGURE_SCORE]),
-        max_tile=1 << exponent if exponent else 0,
-        moves=int(figures[FIGURE_MOVES]),
-        seconds=seconds,
-        nodes=int(figures[FIGURE_NODES]),
-        capped=bool(figures[FIGURE_CAPPED]),
-    )
+    return _record(seed, figures, time.perf_counter() - started)
 
 
 def _autoplay_perfect(
