@@ -246,21 +246,13 @@ def check_grid_evaluator(evaluator: str | Evaluator | None, size: BoardSize) -> 
         )
 
 
-class _GridWorkspace(threading.local):
-    """One thread's records for searches off 4x4: a table, scratch boards, weights by size."""
+class _GridWorkspace(_Workspace):
+    """One thread's records for searches off 4x4: a table of its own, and scratch boards by
+    size."""
 
     def __init__(self) -> None:
-        self.depth = -1
-        self.table = transposition_table(0)
-        self.generation = 0
-        self.counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
-        self.out = np.zeros(4, dtype=np.float64)
+        super().__init__()
         self.boards: dict[BoardSize, np.ndarray] = {}
-
-    def reserve(self, depth: int) -> None:
-        if depth > self.depth:
-            self.depth = depth
-            self.table = transposition_table(depth)
 
     def scratch(self, size: BoardSize) -> np.ndarray:
         boards = self.boards.get(size)
