@@ -26,6 +26,16 @@ def no_user_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_user_networks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The solver's tests play with the shipped network: a stronger one the developer
+    installed (``2048 train install``, in the user cache) would change what a search answers."""
+    folder = tmp_path_factory.mktemp("no-networks")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PY2048_NETWORKS_DIR", str(folder))
+        yield
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """py2048's wheel, built once per test session from this checkout."""

@@ -9,21 +9,25 @@ The search reads the entries as int16: half the memory of float32 (134 MB for th
 tuples) and quicker searches, since more of the tables' busy entries stay in the processor's
 caches.
 
-The weights come from the file shipped inside the package, or from the file named by the
-environment variable ``PY2048_NTUPLE_WEIGHTS`` (to measure a network of your own with
-``2048 bench --evaluator ntuple``). ``py2048.learn`` trains networks and turns one being
-trained into an evaluation (:func:`py2048.learn.network.network_evaluator`).
+The weights come from the file named by the environment variable ``PY2048_NTUPLE_WEIGHTS``
+(to measure a network of your own with ``2048 bench --evaluator ntuple``), else from the
+strongest network installed with ``2048 train install`` if it measured stronger than the
+shipped one (:mod:`py2048.evaluation.networks`), else from the file shipped inside the
+package: :func:`chosen_network`, and :func:`network_in_use` says which and why.
+``py2048.learn`` trains networks and turns one being trained into an evaluation
+(:func:`py2048.learn.network.network_evaluator`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -31,6 +35,14 @@ from numba.core.dispatcher import Dispatcher
 
 from py2048.engine.board import max_exponent
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
+from py2048.evaluation.networks import (
+    SHIPPED_NAME,
+    file_digest,
+    installed_networks,
+    load_measured,
+    shipped_figures,
+    stronger_networks,
+)
 from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
 from py2048.evaluation.storage import Int16Weights, WeightsError, load_int16_weights
 from py2048.evaluation.tuples import (
@@ -116,70 +128,175 @@ def shipped_weights_path() -> Path:
 
 
 def weights_path() -> Path:
-    """The weights file the ``"ntuple"`` evaluator loads: the one ``PY2048_NTUPLE_WEIGHTS``
-    names, else the shipped one."""
+    """The weights file ``PY2048_NTUPLE_WEIGHTS`` names, else the shipped one (whichever
+    network :func:`chosen_network` then plays with, installed networks included)."""
     chosen = os.environ.get(WEIGHTS_VARIABLE)
     if chosen:
         return Path(chosen)
     return shipped_weights_path()
 
 
+BY_VARIABLE = WEIGHTS_VARIABLE
+STRONGEST = "strongest measured"
+SHIPPED = "shipped"
+
+
+class NetworkChoice(NamedTuple):
+    """The network the ``"ntuple"`` evaluations play with, and why."""
+
+    path: Path
+    weights: Int16Weights
+    name: str | None
+    """The installed network's name, ``"shipped"``, or None for a file named by
+    ``PY2048_NTUPLE_WEIGHTS``."""
+    chosen_by: str
+    """:data:`BY_VARIABLE`, :data:`STRONGEST` or :data:`SHIPPED`."""
+    why: str
+    """Why, in a sentence a user reads."""
+    skipped: tuple[WeightsError, ...] = ()
+    """The installed networks that could not be used, each naming its file and what is wrong."""
+
+
 @lru_cache(maxsize=1)
-def _shipped_weights() -> Int16Weights:
-    """The network to play with. A network named by ``PY2048_NTUPLE_WEIGHTS`` that cannot be
-    used (missing, damaged, cut short, not a weights file) is refused with a warning naming it
-    and what is wrong, and the shipped network plays instead."""
-    global _loaded_from
-    path = weights_path()
-    if path != shipped_weights_path():
+def chosen_network() -> NetworkChoice:
+    """The network to play with, chosen once per process (:func:`forget_network` chooses again):
+
+    1. the file ``PY2048_NTUPLE_WEIGHTS`` names, when set; one that cannot be used (missing,
+       damaged, cut short, not a weights file) is refused with a warning naming it and what
+       is wrong, and the shipped network plays instead;
+    2. else the installed network (:mod:`py2048.evaluation.networks`) with the highest greedy
+       mean, if that beats the shipped network's own figure; one that cannot be used (cut
+       short, damaged, made for another shape, changed since it was measured) is skipped
+       with a warning naming it, and the next strongest plays;
+    3. else the shipped network (which also wins a tie).
+    """
+    named = os.environ.get(WEIGHTS_VARIABLE)
+    if named:
         try:
-            weights = load_int16_weights(path)
-            _loaded_from = path
-            return weights
+            return NetworkChoice(
+                Path(named),
+                load_int16_weights(named),
+                None,
+                BY_VARIABLE,
+                f"{WEIGHTS_VARIABLE} names it",
+            )
         except WeightsError as exc:
             warnings.warn(
                 f"{WEIGHTS_VARIABLE}: {exc}; playing with the network py2048 ships instead",
                 stacklevel=2,
             )
-    weights = load_int16_weights(shipped_weights_path())
-    _loaded_from = shipped_weights_path()
-    return weights
+            return _shipped_choice(f"the file {WEIGHTS_VARIABLE} names cannot be used")
+    shipped = shipped_figures()
+    installed = installed_networks()
+    unreadable = [network.problem for network in installed if network.problem is not None]
+    problems = list(unreadable)
+    choice = None
+    for network in stronger_networks(installed, shipped):
+        assert network.figures is not None
+        try:
+            weights = load_measured(network.path, network.figures)
+        except WeightsError as exc:
+            problems.append(exc)
+            continue
+        choice = NetworkChoice(
+            network.path,
+            weights,
+            network.name,
+            STRONGEST,
+            f"the strongest measured: greedy mean {network.figures.greedy.mean_score:,.0f} "
+            f"over {network.figures.greedy.games:,} games, against the shipped network's "
+            f"{shipped.greedy.mean_score:,.0f}",
+        )
+        break
+    if choice is None:
+        mean = f"{shipped.greedy.mean_score:,.0f}"
+        choice = _shipped_choice(
+            f"the installed networks that measured stronger than its greedy mean {mean} "
+            "cannot be used"
+            if len(problems) > len(unreadable)
+            else f"no installed network measured stronger than its greedy mean {mean}"
+        )
+    instead = "the network py2048 ships" if choice.name == SHIPPED_NAME else choice.name
+    for problem in problems:
+        warnings.warn(
+            f"installed network skipped: {problem}; playing with {instead} instead",
+            stacklevel=2,
+        )
+    return choice._replace(skipped=tuple(problems))
 
 
-_loaded_from: Path | None = None
+def _shipped_choice(why: str) -> NetworkChoice:
+    path = shipped_weights_path()
+    return NetworkChoice(path, load_int16_weights(path), SHIPPED_NAME, SHIPPED, why)
+
+
+def forget_network() -> None:
+    """Forget the network chosen and the evaluations loaded from it, so that the next use
+    chooses again (after ``PY2048_NTUPLE_WEIGHTS`` or the networks folder changed)."""
+    from py2048.evaluation.registry import NETWORK_EVALUATORS, unload_evaluator
+
+    chosen_network.cache_clear()
+    _digest.cache_clear()
+    for name in NETWORK_EVALUATORS:
+        unload_evaluator(name)
+
+
+@contextmanager
+def playing_with(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Within the block, the ``"ntuple"`` evaluations play with this weights file, here and in
+    the worker processes started in it (which inherit ``PY2048_NTUPLE_WEIGHTS``): how
+    ``2048 train install`` measures a network with the bench. The file is checked first
+    (:class:`~py2048.evaluation.storage.WeightsError` naming it if it cannot be used)."""
+    load_int16_weights(path)
+    before = os.environ.get(WEIGHTS_VARIABLE)
+    os.environ[WEIGHTS_VARIABLE] = str(Path(path).resolve())
+    forget_network()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(WEIGHTS_VARIABLE, None)
+        else:
+            os.environ[WEIGHTS_VARIABLE] = before
+        forget_network()
 
 
 def network_in_use() -> dict[str, object]:
-    """Which network the ``"ntuple"`` evaluations play with (loading it if need be): its file,
-    whether it is the shipped one, and the first 16 hex digits of the file's SHA-256, so that
-    a result can say which network played it."""
-    _shipped_weights()
-    assert _loaded_from is not None
+    """Which network the ``"ntuple"`` evaluations play with (choosing and loading it if need
+    be): its file, whether it is the shipped one, the first 16 hex digits of the file's
+    SHA-256 (so that a result can say which network played it), its name (an installed
+    network's, ``"shipped"``, or None for a file ``PY2048_NTUPLE_WEIGHTS`` names), what chose
+    it (``"PY2048_NTUPLE_WEIGHTS"``, ``"strongest measured"`` or ``"shipped"``) and why."""
+    choice = chosen_network()
     return {
-        "file": str(_loaded_from),
-        "shipped": _loaded_from == shipped_weights_path(),
-        "sha256": _digest(_loaded_from),
+        "file": str(choice.path),
+        "shipped": choice.chosen_by == SHIPPED,
+        "sha256": _digest(choice.path),
+        "name": choice.name,
+        "chosen_by": choice.chosen_by,
+        "why": choice.why,
     }
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
 def _digest(path: Path) -> str:
     """The first 16 hex digits of the file's SHA-256 (read once: the file is 33 MB)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return file_digest(path)[:16]
 
 
 def shipped_evaluator() -> Evaluator:
-    """The ``"ntuple"`` evaluation, read from the file's int16 entries with no float32 copy."""
+    """The ``"ntuple"`` evaluation: the network :func:`chosen_network` chose (the shipped one
+    unless another is chosen), read from the file's int16 entries with no float32 copy."""
     return _shipped("ntuple")
 
 
 def snake_evaluator() -> Evaluator:
-    """The ``"ntuple-snake"`` evaluation (the default): the shipped network, sharing its
+    """The ``"ntuple-snake"`` evaluation (the default): the chosen network, sharing its
     entries with ``"ntuple"``, pulled toward the snake formation by :data:`PULL`."""
     return _shipped("ntuple-snake", PULL)
 
 
 def _shipped(name: str, pull: float = 0.0) -> Evaluator:
-    weights = _shipped_weights()
+    weights = chosen_network().weights
     layout = tuple_layout(weights.tuples, weights.stage_tiles)
     return int16_evaluator(layout, weights.scale, weights.entries, name, pull)

@@ -24,6 +24,10 @@ NETWORK_EVALUATOR = "ntuple"
 """The shipped network alone, whose values are the points still to come (game reviews grade
 moves by them)."""
 
+NETWORK_EVALUATORS = (NETWORK_EVALUATOR, DEFAULT_EVALUATOR)
+"""The built-in evaluations that read the network :func:`~py2048.evaluation.ntuple.
+chosen_network` chose."""
+
 _registry: dict[str, Callable[[], Evaluator]] = {
     "heuristic": heuristic_evaluator,
     "ntuple": shipped_evaluator,
@@ -37,6 +41,13 @@ def register_evaluator(name: str, load: Callable[[], Evaluator]) -> None:
     """Make an evaluation available by name; ``load`` runs once, on first use."""
     with _lock:
         _registry[name] = load
+        _loaded.pop(name, None)
+
+
+def unload_evaluator(name: str) -> None:
+    """Forget the loaded evaluation ``name`` (if loaded), so that its next use loads it again:
+    after the data it reads changed."""
+    with _lock:
         _loaded.pop(name, None)
 
 

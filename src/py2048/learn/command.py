@@ -1,7 +1,8 @@
 """``2048 train``: train an n-tuple network from scratch or resume a checkpoint, with progress.
 
 The command's flags (:func:`add_arguments`) become a :class:`TrainOptions` in :func:`run`;
-:func:`train` does the rest.
+:func:`train` does the rest. ``2048 train install PATH`` and ``2048 train list`` (first words
+that no training flag takes) measure, install and list networks: :mod:`py2048.learn.install`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, TypedDict
 from py2048.argtypes import non_negative_int, positive_int
 from py2048.evaluation.ntuple import shipped_weights_path
 from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
+from py2048.learn import install
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
@@ -28,7 +30,10 @@ from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 if TYPE_CHECKING:
     from rich.console import Console
 
-HELP = "train an n-tuple network by TD learning (from scratch or resumed)"
+HELP = (
+    "train an n-tuple network by TD learning (from scratch or resumed); install and list "
+    "networks for the solver"
+)
 DEFAULT_CHECKPOINT = "ntuple-checkpoint.npz"
 LOG_SECONDS = 60.0
 """How often a run whose output is not a terminal (a log file) prints a progress line, and how
@@ -137,10 +142,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=TrainOptions.checkpoint_minutes,
         help="minutes between checkpoints (default: %(default)s)",
     )
+    install.add_subcommands(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``2048 train`` with the flags of :func:`add_arguments`."""
+    """Run ``2048 train`` with the flags of :func:`add_arguments` (or its ``install`` or
+    ``list``)."""
+    if getattr(args, "train_command", None) is not None:
+        return install.run(args)
     return train(
         TrainOptions(
             games=args.games,

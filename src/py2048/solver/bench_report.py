@@ -41,14 +41,20 @@ def bench_report(
 
 
 def network_line(settings: BenchSettings) -> str | None:
-    """The header line that says which network the games play with (None for an evaluation
-    that uses none)."""
+    """The header line that says which network the games play with and what chose it: the
+    shipped one, the file ``PY2048_NTUPLE_WEIGHTS`` names, or the strongest measured of those
+    ``2048 train install`` installed (None for an evaluation that uses none)."""
     network = _network(settings)
     if network is None:
         return None
     if network["shipped"]:
         return f"network: the shipped one (sha256 {network['sha256']})"
-    return f"network: {network['file']} (sha256 {network['sha256']}, PY2048_NTUPLE_WEIGHTS)"
+    if network["name"] is None:
+        return f"network: {network['file']} (sha256 {network['sha256']}, PY2048_NTUPLE_WEIGHTS)"
+    return (
+        f"network: {network['name']}, the strongest measured of those installed "
+        f"({network['file']}, sha256 {network['sha256']})"
+    )
 
 
 def _network(settings: BenchSettings) -> dict[str, object] | None:

@@ -1,8 +1,9 @@
 """Where table files live, their format, and the checks that keep a bad file from being used.
 
 The folder is ``PY2048_TABLES_DIR`` if set, else the user cache folder (platformdirs) for
-py2048 plus ``tables``: Linux ``~/.cache/py2048/tables``, macOS
-``~/Library/Caches/py2048/tables``, Windows ``%LOCALAPPDATA%\\py2048\\Cache\\tables``.
+py2048 plus ``tables`` (:func:`py2048.user_folders.cache_folder`): Linux
+``~/.cache/py2048/tables``, macOS ``~/Library/Caches/py2048/tables``, Windows
+``%LOCALAPPDATA%\\py2048\\Cache\\tables``.
 A formation ``NAME`` has
 
 - ``NAME.table``: the finished table;
@@ -64,11 +65,10 @@ from io import BufferedReader
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from py2048.engine.integers import is_int
 from py2048.files import NotRegularFileError, open_regular
 from py2048.tables.formations import Formation
+from py2048.user_folders import cache_folder
 
 MAGIC = b"PY2048TB"
 FORMAT_VERSION = 2
@@ -136,12 +136,7 @@ class TableHeader:
 
 def tables_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     """``directory`` if given, else ``PY2048_TABLES_DIR``, else the user cache's tables folder."""
-    if directory is not None:
-        return Path(directory)
-    configured = os.environ.get(ENVIRONMENT_VARIABLE)
-    if configured:
-        return Path(configured)
-    return Path(platformdirs.user_cache_dir("py2048", appauthor=False)) / "tables"
+    return cache_folder("tables", ENVIRONMENT_VARIABLE, directory)
 
 
 def table_path(name: str, directory: str | os.PathLike[str] | None = None) -> Path:
