@@ -288,11 +288,14 @@ def load_measured(path: Path, figures: NetworkFigures) -> Int16Weights:
         size = path.stat().st_size
     except OSError as exc:
         raise WeightsError(path, f"cannot be read ({exc.strerror or exc})") from None
-    if size < figures.bytes:
-        raise WeightsError(
-            path, f"is cut short: {size:,} bytes, {figures.bytes:,} when it was measured"
-        )
-    weights = load_int16_weights(path)
+    try:
+        weights = load_int16_weights(path)
+    except WeightsError as exc:
+        if size < figures.bytes:
+            raise WeightsError(
+                path, f"is cut short: {size:,} bytes, {figures.bytes:,} when it was measured"
+            ) from exc
+        raise
     if (weights.tuples, weights.stage_tiles) != (figures.tuples, figures.stage_tiles):
         raise WeightsError(
             path,

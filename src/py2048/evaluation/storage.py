@@ -72,7 +72,8 @@ def read_archive(
     if magic != _ZIP_MAGIC:
         raise WeightsError(path, f"is not a {expected_format} file (not an .npz archive)")
     try:
-        with np.load(source, allow_pickle=False) as archive:
+        # numpy leaves a file it opened itself open when the archive is damaged: open it here
+        with source.open("rb") as handle, np.load(handle, allow_pickle=False) as archive:
             if "format" not in archive.files or "version" not in archive.files:
                 raise WeightsError(path, f"not a {expected_format} file (no format entry)")
             found = str(archive["format"])
