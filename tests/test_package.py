@@ -221,6 +221,7 @@ def test_the_wheel_ships_py_typed(wheel: Path) -> None:
 def test_the_wheel_ships_the_network_and_the_compact_endgame_table(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "py2048/evaluation/weights/ntuple-4x6.npz" in names
+    assert "py2048/evaluation/weights/ntuple-4x6.json" in names  # its measured strength
     assert "py2048/tables/data/compact.npz" in names
 
 
