@@ -200,6 +200,31 @@ def test_a_file_changed_while_measured_is_not_installed(folder: Path, weights: P
     assert not (folder / "mine.npz").exists() and not (folder / "mine.json").exists()
 
 
+def test_ctrl_c_while_measuring_installs_nothing(folder: Path, weights: Path) -> None:
+    def interrupted(
+        path: Path, games: int, workers: int | None, on_game: GameSeen | None
+    ) -> GreedyStrength:
+        raise KeyboardInterrupt
+
+    console = quiet()
+    assert install(InstallOptions(str(weights)), console, interrupted) == 130
+    assert "nothing was installed" in printed(console)
+    assert not (folder / "mine.npz").exists()
+
+
+def test_install_refuses_a_folder_that_is_a_file(folder: Path, weights: Path) -> None:
+    folder.write_text("not a folder")
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        install(InstallOptions(str(weights)), quiet(), FakeMeasure(1))
+
+
+def test_the_list_says_when_the_folder_is_a_file(folder: Path) -> None:
+    folder.write_text("not a folder")
+    out = _list()
+    assert f"The networks folder {folder} is a file, not a folder." in out
+    assert "In use: shipped" in out
+
+
 def test_install_plays_real_greedy_games_with_the_file(
     folder: Path, weights: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

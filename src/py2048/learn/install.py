@@ -173,8 +173,9 @@ def measure_greedy(
 
 
 def install(options: InstallOptions, console: Console, measure: Measure = measure_greedy) -> int:
-    """Check, measure and install a weights file; ValueError (naming the file) when it cannot
-    be, with nothing installed."""
+    """Check, measure and install a weights file: 0 when installed, 130 when Ctrl-C stopped
+    the measuring; ValueError (naming the file) when it cannot be installed. Nothing is
+    installed unless all went well."""
     source = Path(options.path)
     try:
         weights = load_int16_weights(source)
@@ -199,7 +200,11 @@ def install(options: InstallOptions, console: Console, measure: Measure = measur
         f"Measuring greedy play over {options.games:,} games (seeds {GREEDY_FIRST_SEED}.."
         f"{GREEDY_FIRST_SEED + options.games - 1}, {GREEDY_RNG}, no endgame tables)"
     )
-    strength = _measure_with_progress(source, options, measure, console)
+    try:
+        strength = _measure_with_progress(source, options, measure, console)
+    except KeyboardInterrupt:
+        console.print("Stopped while measuring; nothing was installed.")
+        return 130
     figures = NetworkFigures(digest, size, weights.tuples, weights.stage_tiles, strength)
     _copy_checked(source, target, digest)
     write_figures(figures_file(name, folder), figures)
@@ -307,6 +312,8 @@ def list_networks(console: Console) -> int:
         if problem is not None:
             problems.append(f"[red]{network.name} skipped[/]: {problem}")
     console.print(table)
+    if folder.exists() and not folder.is_dir():
+        console.print(f"[red]The networks folder {folder} is a file, not a folder.[/]")
     in_use = "PY2048_NTUPLE_WEIGHTS's file" if choice.name is None else choice.name
     console.print(f"In use: {in_use}, {choice.path}: {choice.why}.")
     for line in problems:
