@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from py2048.tables import Formation
+from py2048.tables import FORMATIONS, Formation
 from tests.tables.conftest import CAPPED, ROW3
 
 
@@ -29,3 +29,16 @@ def test_a_formation_reads_back_from_its_json() -> None:
 def test_caps_that_do_not_fit_the_free_cells_are_refused(caps: tuple[int, ...]) -> None:
     with pytest.raises(ValueError, match="caps must give each of the 5 free cells"):
         Formation("bad", fixed=tuple(range(11)), target=32, target_cells=(11,), caps=caps)
+
+
+def test_every_built_in_formation_can_build_its_target() -> None:
+    assert all(formation.can_build_target() for formation in FORMATIONS)
+
+
+def test_caps_that_forbid_the_last_merge_are_seen() -> None:
+    # the target cell (11) may hold a 16, but its one free neighbour (15) only an 8
+    blocked = Formation("b", tuple(range(11)), target=32, target_cells=(11,), caps=(16, 4, 8, 8, 8))
+    assert not blocked.can_build_target()
+    assert CAPPED.can_build_target() and ROW3.can_build_target()
+    lonely = Formation("l", tuple(range(15)), target=8, target_cells=(15,))  # no free neighbour
+    assert not lonely.can_build_target()

@@ -97,6 +97,28 @@ class Formation:
                 f"of two from {MIN_CAP} to half the target, got {self.caps}"
             )
 
+    def can_build_target(self) -> bool:
+        """Whether the last merge can happen: half the target fits on a target cell and on a
+        free cell next to it. Caps that forbid it make every position of the table a failure."""
+        caps = self.caps or (self.target // 2,) * len(self.free_cells)
+        cap = dict(zip(self.free_cells, caps, strict=True))
+        half = self.target // 2
+        for cell in self.target_cells:
+            row, column = divmod(cell, 4)
+            neighbours = [
+                4 * r + c
+                for r, c in (
+                    (row - 1, column),
+                    (row + 1, column),
+                    (row, column - 1),
+                    (row, column + 1),
+                )
+                if 0 <= r < 4 and 0 <= c < 4
+            ]
+            if cap[cell] >= half and any(cap.get(n, 0) >= half for n in neighbours):
+                return True
+        return False
+
     @property
     def free_cells(self) -> tuple[int, ...]:
         """The cells that are not fixed, in increasing order (the order of the index digits)."""
