@@ -22,13 +22,27 @@ def lost_value(board: Board, evaluator: Evaluator) -> float:
     return evaluate(board, evaluator) - evaluator.lost_penalty
 
 
+def cornered(board: Board) -> tuple[int, int] | None:
+    """Where the largest tile is, if in a corner (its first cell in reading order)."""
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    r, c = max(cells, key=lambda rc: (board[rc[0]][rc[1]], -cells.index(rc)))
+    return (r, c) if r in (0, 3) and c in (0, 3) else None
+
+
 def chance_value(
-    board: Board, depth: int, evaluator: Evaluator, cprob: float = 1.0, cutoff: float = 0.0
+    board: Board,
+    depth: int,
+    evaluator: Evaluator,
+    cprob: float = 1.0,
+    cutoff: float = 0.0,
+    keep_corner: bool = True,
 ) -> float:
     """Expected value of an afterstate: every spawn, then the best move.
 
     A spawn reached with probability below ``cutoff`` is answered by the best reply's
-    evaluation, without searching further.
+    evaluation, without searching further. A reply that would be searched but takes the
+    largest tile out of its corner is judged by its evaluation instead (unless not
+    ``keep_corner``: then every reply is searched).
     """
     if depth == 0:
         return evaluate(board, evaluator)
@@ -40,9 +54,14 @@ def chance_value(
             spawned[r][c] = tile
             child_cprob = cprob * p / len(empties)
             below = depth - 1 if child_cprob >= cutoff else 0
+            corner = cornered(spawned) if below > 0 and keep_corner else None
             replies = [
                 evaluator.gain_weight * gain
-                + chance_value(after, below, evaluator, child_cprob, cutoff)
+                + (
+                    evaluate(after, evaluator)  # leaves the corner: judged, not searched
+                    if corner and after[corner[0]][corner[1]] < spawned[corner[0]][corner[1]]
+                    else chance_value(after, below, evaluator, child_cprob, cutoff, keep_corner)
+                )
                 for after, gain, moved in (slide(spawned, d) for d in Direction)
                 if moved
             ]
@@ -51,7 +70,7 @@ def chance_value(
 
 
 def move_values(
-    board: Board, depth: int, evaluator: Evaluator, cutoff: float = 0.0
+    board: Board, depth: int, evaluator: Evaluator, cutoff: float = 0.0, keep_corner: bool = True
 ) -> dict[Direction, float]:
     """Each legal direction's value at ``depth`` (dN = N + 1 player moves), less the
     evaluator's baseline for the board, as hints report them."""
@@ -61,6 +80,7 @@ def move_values(
         after, gain, moved = slide(board, d)
         if moved:
             values[d] = (
-                evaluator.gain_weight * gain + chance_value(after, depth, evaluator, 1.0, cutoff)
+                evaluator.gain_weight * gain
+                + chance_value(after, depth, evaluator, 1.0, cutoff, keep_corner)
             ) - shift
     return values

@@ -347,3 +347,14 @@ def test_best_move_with_a_preset_searches_at_least_its_minimum_depth(monkeypatch
     for name, preset in PRESETS.items():
         found = best_move(MIDGAME, preset=name, tables=False)
         assert found.depth >= preset.min_depth, name
+
+
+def test_replies_that_take_the_largest_tile_from_its_corner_are_judged_not_searched():
+    evaluator = get_evaluator("ntuple")
+    hint = best_move(MIDGAME, depth=2, evaluator="ntuple")  # the 8192 sits in a corner
+    cutoff = 2.0**-6
+    judged = move_values(MIDGAME, 2, evaluator, cutoff=cutoff)
+    searched = move_values(MIDGAME, 2, evaluator, cutoff=cutoff, keep_corner=False)
+    for d, value in judged.items():
+        assert math.isclose(hint.values[d], value, rel_tol=1e-9)
+    assert any(not math.isclose(judged[d], searched[d], rel_tol=1e-9) for d in judged)

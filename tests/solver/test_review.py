@@ -10,7 +10,7 @@ import pytest
 from py2048 import Direction, Game
 from py2048.engine.board import pack
 from py2048.solver import REVIEW_SETTINGS, GameReview, best_move, review
-from py2048.solver.grades import grade_of, grade_values
+from py2048.solver.grades import TIE, grade_of, grade_values
 from py2048.solver.mistakes import strategy_mistake
 from py2048.solver.reviewer import (
     DEFAULT_SETTING,
@@ -160,7 +160,9 @@ def test_every_move_gets_its_loss_relative_loss_and_grade() -> None:
     for move in graded.moves:
         best = move.values[move.best]
         assert best == max(move.values.values())
-        assert move.loss == pytest.approx(best - move.values[move.played])
+        given_up = best - move.values[move.played]
+        tie = given_up <= TIE * max(1.0, abs(best))  # equal within rounding: no loss
+        assert move.loss == (0.0 if tie else pytest.approx(given_up))
         assert 0.0 <= move.relative <= 1.0
         assert move.grade == grade_of(move.loss, move.relative)
         assert move.forced == (len(move.values) == 1)
