@@ -233,16 +233,9 @@ def _default_name(source: Path) -> str:
 def _measure_with_progress(
     source: Path, options: InstallOptions, measure: Measure, console: Console
 ) -> GreedyStrength:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from py2048.solver.report import games_progress
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with games_progress(console) as progress:
         task = progress.add_task("greedy games", total=options.games)
 
         def advance(record: GameRecord) -> None:

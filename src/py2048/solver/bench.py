@@ -170,9 +170,8 @@ def bench_in_terminal(settings: BenchSettings) -> int:
 
 def _bench_in_terminal(settings: BenchSettings) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from py2048.solver.report import summary_table
+    from py2048.solver.report import games_progress, summary_table
 
     console = Console()
     capped = f", at most {settings.max_moves:,} moves a game" if settings.max_moves else ""
@@ -198,14 +197,7 @@ def _bench_in_terminal(settings: BenchSettings) -> int:
         f"loaded in {time.perf_counter() - loading:.2f} s (outside every clock)", soft_wrap=True
     )
     started = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with games_progress(console) as progress:
         task = progress.add_task("games", total=settings.games)
         best = [0]
         finished = [0]

@@ -1,10 +1,26 @@
-"""The table ``2048 bench`` prints."""
+"""What ``2048 bench`` shows: the bar while its games play, and the table of their figures."""
 
 from __future__ import annotations
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
 from py2048.solver.stats import Summary
+
+
+def games_progress(console: Console) -> Progress:
+    """The bar of games played (description, bar, games done of all, time elapsed), gone from
+    the screen when they end: ``2048 bench``'s, and ``2048 train install``'s while it measures a
+    network."""
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
 
 
 def summary_table(summary: Summary, label: str) -> Table:
