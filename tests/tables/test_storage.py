@@ -97,9 +97,9 @@ def hashes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
     real = storage.payload_checksum
 
-    def counting(handle, length: int) -> str:
-        calls.append(length)
-        return real(handle, length)
+    def counting(handle, formation, width: int = 2) -> str:
+        calls.append(width)
+        return real(handle, formation, width)
 
     monkeypatch.setattr(storage, "payload_checksum", counting)
     return calls

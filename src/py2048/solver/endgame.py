@@ -37,7 +37,9 @@ from py2048.tables.lookup import Table, available_tables, open_table
 from py2048.tables.storage import TableError
 
 VALUES = types.Array(types.uint16, 1, "C", readonly=True)
-"""A table's values as the kernels read them: its read-only memory map."""
+"""A 2-byte table's values as the kernels read them: its read-only memory map."""
+CODES = types.Array(types.uint8, 1, "C", readonly=True)
+"""A 1-byte table's codes (``py2048.tables.codebook``) as the kernels read them."""
 RANKS = types.Array(types.int64, 3, "C", readonly=True)
 """A table's ``RANKS`` (``py2048.tables.ranking``), read-only."""
 
@@ -93,7 +95,12 @@ class EndgameTables(NamedTuple):
     the full tables, then the compact table's formations that have no full table."""
 
     values: List
-    """One read-only uint16 array per table (a ``numba.typed.List``)."""
+    """One read-only uint16 array per 2-byte table (a ``numba.typed.List``)."""
+    codes: List
+    """One read-only uint8 array per 1-byte table (a ``numba.typed.List``)."""
+    slots: np.ndarray
+    """int64: where each table's values are: ``values[s]`` for ``s >= 0``, ``codes[-1 - s]``
+    for ``s < 0``."""
     ranks: List
     """Where each table's positions lie in its values (``tables.ranking``), one per table."""
     layouts: np.ndarray
@@ -123,6 +130,8 @@ COMPACT_RECORD = types.NamedTuple(
 ENDGAME_TABLES = types.NamedTuple(
     (
         types.ListType(VALUES),
+        types.ListType(CODES),
+        types.int64[::1],
         types.ListType(RANKS),
         types.int64[:, :, :, ::1],
         types.int64[::1],
@@ -174,9 +183,16 @@ class TableSet:
         order = lambda f: (-len(f.free_cells), -f.target)  # noqa: E731
         tables = sorted(tables, key=lambda t: order(t.formation))
         values = List.empty_list(VALUES)
+        codes = List.empty_list(CODES)
+        slots = []
         ranks = List.empty_list(RANKS)
         for table in tables:
-            values.append(table.values)
+            if table.width == 1:
+                slots.append(-1 - len(codes))
+                codes.append(table.values)
+            else:
+                slots.append(len(values))
+                values.append(table.values)
             ranks.append(table.ranks)
         full = [t.formation for t in tables]
         compact_formations = () if compact is None else compact.formations
@@ -195,6 +211,8 @@ class TableSet:
         )
         record = EndgameTables(
             values,
+            codes,
+            np.array(slots, dtype=np.int64),
             ranks,
             _layouts(full),
             np.array([f.rank_limit for f in full], dtype=np.int64),
@@ -276,15 +294,22 @@ def table_choice(lo, hi, endgame, tables, out):
     scratch = np.empty(4, dtype=np.float64)
     chosen = -1
     best = policy.min_probability
-    full = len(endgame.values)
+    full = endgame.slots.shape[0]
     compact = endgame.compact
     for t in range(full + compact.ids.shape[0]):
         if t < full:
             rank = endgame.rank_limits[t]
             layouts = endgame.layouts[t]
-            symmetry = best_table_move_values(
-                lo, hi, endgame.values[t], endgame.ranks[t], layouts, rank, tables, scratch
-            )
+            slot = endgame.slots[t]
+            if slot >= 0:
+                symmetry = best_table_move_values(
+                    lo, hi, endgame.values[slot], endgame.ranks[t], layouts, rank, tables, scratch
+                )
+            else:
+                symmetry = best_table_move_values(
+                    lo, hi, endgame.codes[-1 - slot], endgame.ranks[t], layouts, rank, tables,
+                    scratch,
+                )  # fmt: skip
         else:
             c = t - full
             rank = compact.rank_limits[c]
@@ -327,7 +352,7 @@ def choose(lo, hi, plan, evaluate, evaluation, table, run, endgame, out):
     checks the table's move, and answers instead when it finds that move worse than its own
     best by more than that share of the best's value.
     """
-    if len(endgame.values) == 0 and endgame.compact.ids.shape[0] == 0:
+    if endgame.slots.shape[0] == 0 and endgame.compact.ids.shape[0] == 0:
         return -1, decide(lo, hi, plan, evaluate, evaluation, table, run, out)
     chances = np.empty(4, dtype=np.float64)
     answered = table_choice(lo, hi, endgame, run.tables, chances)

@@ -29,6 +29,14 @@ the finished file is byte-identical to an uninterrupted build. At the end the he
 checksum made from the layers' digests, :func:`.storage.combined_checksum`) is written into the
 partial file, which is synced and renamed over ``NAME.table``.
 
+**1-byte tables.** With ``width=1`` (``2048 tables build --bytes 1``) the file stores each
+value as a code of the fixed code book (:mod:`.codebook`) and has half the size. The layers are
+still solved from the exact 2-byte values of the two layers above, so each finished layer is
+also kept at 2 bytes in a side file ``NAME.exact0``, ``.exact1`` or ``.exact2`` (the layer's
+number modulo 3: a crash while one is rewritten leaves the two the record names intact), its
+digest in the record; the side files are removed when the table is finished. So a 1-byte
+table is its 2-byte table packed position by position (:data:`.codebook.PACK`), resumed or not.
+
 **Room.** Before anything is written, the build checks that the disk has room for the file
 and that memory has room for its layers (:func:`build_needs`), and refuses with a message
 saying how much is needed and how much there is. Every write is an ordinary write (no memory
@@ -56,6 +64,7 @@ from numba import njit, prange
 
 from py2048.engine.board import ROW_TABLES
 from py2048.files import atomic_write, fsync_folder, open_regular
+from py2048.tables.codebook import PACK
 from py2048.tables.formations import Formation
 from py2048.tables.kernels import SCALE, WALL, direction_value
 from py2048.tables.layout import ORDER, layout
@@ -71,9 +80,12 @@ from py2048.tables.ranking import (
 from py2048.tables.storage import (
     DTYPE,
     PAYLOAD_OFFSET,
+    WIDTHS,
     TableHeader,
     combined_checksum,
     encode_header,
+    exact_path,
+    file_size,
     layer_digest,
     partial_path,
     progress_path,
@@ -119,7 +131,8 @@ class BuildNeeds:
     """What building a table takes (see :func:`build_needs`)."""
 
     disk: int
-    """Bytes of the finished file (the partial file has the same size)."""
+    """Bytes of the finished file (the partial file has the same size), and for a 1-byte
+    build its side files of exact layers."""
     memory: int
     """Bytes of the layers held at once (the most over the build), besides :data:`MEMORY_MARGIN`."""
 
@@ -130,14 +143,18 @@ def layer_count(formation: Formation) -> int:
     return sum(1 << (radix - 2) for radix in formation.radices) + 1
 
 
-def build_needs(formation: Formation) -> BuildNeeds:
-    """The disk and memory a build of ``formation`` needs: the file, and at the peak the two
-    layers read, the one solved and the next pair (2 bytes a position), and ``RANKS``."""
+def build_needs(formation: Formation, width: int = 2) -> BuildNeeds:
+    """The disk and memory a build of ``formation`` at ``width`` bytes a value needs: the file
+    (at 1 byte also the side files, at most four layers at 2 bytes while one is rewritten), and
+    at the peak the two layers read, the one solved and the next pair (2 bytes a position), and
+    ``RANKS``."""
     sizes = layer_sizes(formation)
-    padded = np.concatenate([sizes, np.zeros(2, dtype=np.int64)])
-    three = int((padded[:-2] + padded[1:-1] + padded[2:]).max())
+    padded = np.concatenate([sizes, np.zeros(3, dtype=np.int64)])
+    three = int((padded[:-3] + padded[1:-2] + padded[2:-1]).max())
+    four = int((padded[:-3] + padded[1:-2] + padded[2:-1] + padded[3:]).max())
     ranks = int(np.prod(ranks_array(formation).shape)) * 8
-    return BuildNeeds(PAYLOAD_OFFSET + 2 * formation.entries, 4 * three + ranks)
+    side = 2 * four if width == 1 else 0
+    return BuildNeeds(file_size(formation, width) + side, 4 * three + width * three + ranks)
 
 
 def wall_board(formation: Formation) -> tuple[int, int]:
@@ -257,7 +274,11 @@ class _State:
     layers_done: int
     seconds: float
     digests: list[bytes]
-    """The finished layers' digests, the highest layer first."""
+    """The finished layers' digests (of their stored bytes), the highest layer first."""
+    width: int = 2
+    exact: dict[int, bytes] | None = None
+    """At 1 byte: the digests of the side files of the lowest two finished layers (2 bytes a
+    value), by layer."""
 
 
 def build_table(
@@ -269,8 +290,13 @@ def build_table(
     restart: bool = False,
     clock: Callable[[], float] = time.monotonic,
     ray_address: str | None = None,
+    width: int | None = None,
 ) -> Path:
     """Build ``formation``'s table in ``directory`` (see :func:`.storage.tables_dir`).
+
+    ``width``: bytes a value, 2 or 1 (the code book of :mod:`.codebook`); default: the width of
+    the stopped build it resumes, else 2. A stopped build of the other width is not resumed
+    (BuildError) unless ``restart``.
 
     Resumes a build that was stopped (unless ``restart``). ``progress`` is called once at the
     start and after every layer; an exception it raises stops the build as Ctrl-C does,
@@ -292,8 +318,8 @@ def build_table(
     starts = layer_starts(formation)
     layers = sizes.size
     entries = formation.entries
-    needs = build_needs(formation)
-    _check_memory(formation, needs)
+    if width is not None and width not in WIDTHS:
+        raise ValueError(f"a table stores 1 or 2 bytes a value, not {width}")
     with (
         _layer_solver(formation, ray_address) as solve,
         threads_used(threads) as used,
@@ -302,13 +328,24 @@ def build_table(
         state = None if restart or not resumable else _read_progress(record, formation)
         if state is not None and state.layers_done == 0:
             state = None  # nothing done yet: nothing to keep
+        if state is not None and width is not None and state.width != width:
+            raise BuildError(
+                f"a stopped build of table {formation.name} at {state.width} bytes a value is "
+                f"in {folder}: run `2048 tables build --bytes {state.width} {formation.name}` "
+                f"to resume it, or `2048 tables build --force --bytes {width} "
+                f"{formation.name}` to start over at {width}"
+            )
+        chosen = state.width if state is not None else (width or 2)
+        needs = build_needs(formation, chosen)
+        _check_memory(formation, needs)
         if state is not None:
             _check_partial(partial, formation, state)
         else:
             record.unlink(missing_ok=True)  # no record may outlive the values it describes
+            _remove_exact(formation, folder)
             _check_disk(folder, partial, needs)
-            _reset_partial(partial, entries)
-            state = _State(0, 0.0, [])
+            _reset_partial(partial, file_size(formation, chosen))
+            state = _State(0, 0.0, [], chosen, {} if chosen == 1 else None)
             _write_progress(record, formation, state)
         _reserve(partial, fresh=state.layers_done == 0)
         seconds_before = state.seconds
@@ -330,17 +367,26 @@ def build_table(
                     )
                 )  # fmt: skip
 
+        packed = state.width == 1
         with open(partial, "r+b") as handle:
             window = _read_window(handle, partial, formation, state, starts)
             report()
             for layer in range(layers - 1 - state.layers_done, -1, -1):
                 out = solve(layer, int(sizes[layer]), window, int(starts[layer + 1]))
-                data = memoryview(out).cast("B")
-                handle.seek(PAYLOAD_OFFSET + 2 * int(starts[layer]))
+                data = memoryview(PACK[out] if packed else out).cast("B")
+                handle.seek(PAYLOAD_OFFSET + state.width * int(starts[layer]))
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
                 state.digests.append(layer_digest(data))
+                if state.exact is not None:
+                    exact = memoryview(out).cast("B")
+                    with atomic_write(exact_path(formation.name, layer % 3, folder)) as side:
+                        side.write(exact)
+                    state.exact = {
+                        layer: layer_digest(exact),
+                        **{k: v for k, v in state.exact.items() if k == layer + 1},
+                    }
                 state.layers_done += 1
                 state.seconds = seconds()
                 _write_progress(record, formation, state)
@@ -355,6 +401,7 @@ def build_table(
                 round(seconds(), 3),
                 os.cpu_count() or 1,
                 used,
+                state.width,
             )
             handle.seek(0)
             handle.write(encode_header(header))
@@ -363,7 +410,13 @@ def build_table(
         os.replace(partial, final)
     fsync_folder(folder)
     record.unlink(missing_ok=True)
+    _remove_exact(formation, folder)
     return final
+
+
+def _remove_exact(formation: Formation, folder: Path) -> None:
+    for slot in range(3):
+        exact_path(formation.name, slot, folder).unlink(missing_ok=True)
 
 
 def _read_window(
@@ -375,12 +428,16 @@ def _read_window(
     done = state.layers_done
     low = layers - done  # the lowest finished layer
     high = min(layers, low + 2)
-    handle.seek(PAYLOAD_OFFSET + 2 * int(starts[low]))
-    data = handle.read(2 * int(starts[high] - starts[low]))
-    window = np.frombuffer(data, dtype=DTYPE).copy()
+    if state.exact is None:
+        handle.seek(PAYLOAD_OFFSET + 2 * int(starts[low]))
+        data = handle.read(2 * int(starts[high] - starts[low]))
+        window = np.frombuffer(data, dtype=DTYPE).copy()
+    else:
+        window = _read_exact(partial, formation, state, low, high, starts)
     for layer in range(low, high):
         piece = window[starts[layer] - starts[low] : starts[layer + 1] - starts[low]]
-        if layer_digest(memoryview(piece).cast("B")) != state.digests[layers - 1 - layer]:
+        stored = PACK[piece] if state.width == 1 else piece
+        if layer_digest(memoryview(stored).cast("B")) != state.digests[layers - 1 - layer]:
             raise BuildError(
                 f"the stopped build of table {formation.name} cannot resume: layer {layer} of "
                 f"{partial} does not match the digest recorded when it was written (the file "
@@ -390,9 +447,35 @@ def _read_window(
     return window
 
 
+def _read_exact(
+    partial: Path, formation: Formation, state: _State, low: int, high: int, starts: np.ndarray
+) -> np.ndarray:
+    """A 1-byte build's window: the exact values of layers ``low`` to ``high - 1`` from their
+    side files, checked against the digests the record keeps; BuildError if one is missing or
+    damaged."""
+    pieces = []
+    exact = state.exact or {}
+    for layer in range(low, high):
+        path = exact_path(formation.name, layer % 3, partial.parent)
+        size = 2 * int(starts[layer + 1] - starts[layer])
+        try:
+            with open_regular(path) as side:
+                data = side.read(size + 1)
+        except OSError:
+            data = b""
+        if len(data) != size or layer_digest(data) != exact.get(layer):
+            raise BuildError(
+                f"the stopped 1-byte build of table {formation.name} cannot resume: {path}, "
+                f"the exact values of layer {layer}, is missing or damaged. Run `2048 tables "
+                f"build --force --bytes 1 {formation.name}` to build it from the start."
+            )
+        pieces.append(np.frombuffer(data, dtype=DTYPE))
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=DTYPE)
+
+
 def _check_partial(partial: Path, formation: Formation, state: _State) -> None:
     """A stopped build's partial file has its full size; BuildError if it was cut short."""
-    expected = PAYLOAD_OFFSET + 2 * formation.entries
+    expected = file_size(formation, state.width)
     size = partial.stat().st_size
     if size != expected:
         raise BuildError(
@@ -449,11 +532,23 @@ def partial_layers(
     """Layers a stopped build of ``formation`` has finished, or None when there is none."""
     state = _read_progress(progress_path(formation.name, directory), formation)
     partial = partial_path(formation.name, directory)
+    if state is None:
+        return None
     try:
-        whole = partial.stat().st_size == PAYLOAD_OFFSET + 2 * formation.entries
+        whole = partial.stat().st_size == file_size(formation, state.width)
     except OSError:
         whole = False
-    return None if state is None or not whole else state.layers_done
+    return state.layers_done if whole else None
+
+
+def partial_width(
+    formation: Formation, directory: str | os.PathLike[str] | None = None
+) -> int | None:
+    """Bytes a value of a stopped build of ``formation``, or None when there is none."""
+    if partial_layers(formation, directory) is None:
+        return None
+    state = _read_progress(progress_path(formation.name, directory), formation)
+    return None if state is None else state.width
 
 
 def _read_progress(record: Path, formation: Formation) -> _State | None:
@@ -462,8 +557,15 @@ def _read_progress(record: Path, formation: Formation) -> _State | None:
         with open_regular(record) as handle:
             data = json.loads(handle.read(_RECORD_BYTES))
         digests = [bytes.fromhex(digest) for digest in data["digests"]]
+        width = data.get("width", 2)
+        exact = data.get("exact")
+        exact_digests = (
+            None if exact is None else {int(k): bytes.fromhex(v) for k, v in exact.items()}
+        )
         if (
-            data["version"] != PROGRESS_VERSION
+            width not in WIDTHS
+            or (width == 1) != (exact_digests is not None)
+            or data["version"] != PROGRESS_VERSION
             or data["formation"] != formation.to_json()
             or data["entries"] != formation.entries
             or data["layers"] != layer_count(formation)
@@ -471,7 +573,9 @@ def _read_progress(record: Path, formation: Formation) -> _State | None:
             or len(digests) != data["layers_done"]
         ):
             return None
-        return _State(int(data["layers_done"]), float(data["seconds"]), digests)
+        return _State(
+            int(data["layers_done"]), float(data["seconds"]), digests, width, exact_digests
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -485,7 +589,10 @@ def _write_progress(record: Path, formation: Formation, state: _State) -> None:
         "layers_done": state.layers_done,
         "seconds": state.seconds,
         "digests": [digest.hex() for digest in state.digests],
+        "width": state.width,
     }
+    if state.exact is not None:
+        data["exact"] = {str(layer): digest.hex() for layer, digest in state.exact.items()}
     with atomic_write(record) as handle:
         handle.write(json.dumps(data).encode() + b"\n")
 
@@ -514,11 +621,11 @@ def _reserve(partial: Path, *, fresh: bool) -> None:
             raise _no_room(error.errno, error.strerror, size, partial) from None
 
 
-def _reset_partial(partial: Path, entries: int) -> None:
+def _reset_partial(partial: Path, size: int) -> None:
     """A partial file of zeros (sparse where the file system allows) of the final size."""
     with open(partial, "r+b") as handle:
         handle.truncate(0)
-        handle.truncate(PAYLOAD_OFFSET + 2 * entries)
+        handle.truncate(size)
 
 
 @contextlib.contextmanager

@@ -2,7 +2,11 @@
 
 - ``2048 tables build [NAME ...]``: build tables (the default set without names), with a
   progress bar; run again, a stopped build resumes (:data:`BUILD_KEEPS` says from where).
-- ``2048 tables list``: every known table, its size, build time, file and state.
+- ``2048 tables build --bytes 1 NAME``: build at 1 byte a value (:mod:`.codebook`), or pack
+  a built 2-byte table to 1 byte.
+- ``2048 tables pack NAME ... [--to PATH]``: pack built 2-byte tables to 1 byte a value, in
+  place (the 2-byte file is replaced once the new one is checked) or into another folder.
+- ``2048 tables list``: every known table, its size, bytes a value, build time and state.
 - ``2048 tables verify [NAME ...]``: check built tables whole (exit status 1 if one is bad).
 
 The builder (compiled kernels) is imported only when a build runs.
@@ -21,10 +25,10 @@ from py2048.tables.formations import DEFAULT_MAX_ENTRIES, Formation, get_formati
 from py2048.tables.storage import (
     ENVIRONMENT_VARIABLE,
     NOT_BUILT,
-    PAYLOAD_OFFSET,
     TableError,
     TableHeader,
     check_file,
+    file_size,
     read_header,
     table_path,
     tables_dir,
@@ -78,18 +82,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="threads to build with (default: every core)",
     )
     build.add_argument(
+        "--bytes",
+        dest="width",
+        type=int,
+        choices=(1, 2),
+        help="bytes a value: 2 (exact to 1/65535; the default) or 1 (half the disk; a fixed "
+        "code book, error at most 0.009 and under 0.0004 near 0 and 1). With 1, a table "
+        "already built at 2 bytes is packed instead of built again",
+    )
+    build.add_argument(
         "--ray",
         dest="ray_address",
         metavar="ADDRESS",
         help="solve each large layer as tasks on this Ray cluster (py2048[ray] on every "
         "machine); the file and the resuming stay on this machine",
     )
-    list_ = commands.add_parser("list", help="show every table: size, build time, file, state")
+    pack = commands.add_parser(
+        "pack",
+        help="pack built 2-byte tables to 1 byte a value (half the disk)",
+        description="Pack built 2-byte tables to 1 byte a value (the fixed code book of "
+        "`build --bytes 1`). The new file is written beside the old one, read back and checked, "
+        "and only then replaces it; a packing stopped in any way leaves the 2-byte table as "
+        "it was.",
+    )
+    pack.add_argument("names", nargs="+", metavar="NAME", help="tables to pack")
+    pack.add_argument(
+        "--to",
+        metavar="PATH",
+        help="write the 1-byte tables into this folder and keep the 2-byte ones",
+    )
+    list_ = commands.add_parser(
+        "list", help="show every table: size, bytes a value, build time, file, state"
+    )
     verify = commands.add_parser(
         "verify", help="check built tables whole (exit status 1 if one is bad)"
     )
     verify.add_argument("names", nargs="*", metavar="NAME", help="tables (default: all built)")
-    for subparser in (build, list_, verify):
+    for subparser in (build, pack, list_, verify):
         subparser.add_argument(
             "--dir",
             metavar="PATH",
@@ -114,7 +143,10 @@ def run(args: argparse.Namespace) -> int:
             force=args.force,
             threads=args.threads,
             ray_address=args.ray_address,
+            width=args.width,
         )
+    if args.tables_command == "pack":
+        return pack_tables(args.names, folder, console, destination=args.to)
     if args.tables_command == "list":
         return list_tables(folder, console)
     return verify(args.names, folder, console)
@@ -131,16 +163,18 @@ def build(
     force: bool = False,
     threads: int | None = None,
     ray_address: str | None = None,
+    width: int | None = None,
 ) -> int:
     """Build the named tables (the default set if none); 130 if stopped by Ctrl-C, 1 if the
     disk refused a write. With ``ray_address`` the cluster is reached first (ValueError if it
-    cannot be), and stays connected for every table."""
+    cannot be), and stays connected for every table. ``width``: bytes a value (default: a
+    stopped build's, else 2); with 1, a table built at 2 bytes is packed."""
     if ray_address is not None:
         from py2048.cluster import ray_connection
 
         with ray_connection(ray_address):
-            return _build_all(names, folder, console, force, threads, ray_address)
-    return _build_all(names, folder, console, force, threads, None)
+            return _build_all(names, folder, console, force, threads, ray_address, width)
+    return _build_all(names, folder, console, force, threads, None, width)
 
 
 def _build_all(
@@ -150,6 +184,7 @@ def _build_all(
     force: bool,
     threads: int | None,
     ray_address: str | None,
+    width: int | None = None,
 ) -> int:
     names, perfect = perfect_command.split(names)
     if perfect:
@@ -174,13 +209,24 @@ def _build_all(
             except TableError as error:
                 console.print(f"{formation.name}: the file is bad ({error.problem}); rebuilding.")
             else:
+                if width == 1 and header.width == 2:
+                    status = _pack_one(formation, folder, None, console)
+                    if status:
+                        return status
+                    continue
                 console.print(
-                    f"{formation.name}: already built ({_size(header.file_size)}, {path}); "
-                    "--force rebuilds it."
+                    f"{formation.name}: already built ({_size(header.file_size)}, "
+                    f"{_bytes(header.width)} a value, {path}); --force rebuilds it."
                 )
                 continue
         status = _build_one(
-            formation, folder, console, force=force, threads=threads, ray_address=ray_address
+            formation,
+            folder,
+            console,
+            force=force,
+            threads=threads,
+            ray_address=ray_address,
+            width=width,
         )
         if status:
             return status
@@ -220,22 +266,27 @@ def _build_one(
     force: bool,
     threads: int | None,
     ray_address: str | None = None,
+    width: int | None = None,
 ) -> int:
     """Build one table with a progress bar; 0 when built, 130 if Ctrl-C stopped it and 1 if
     the disk refused a write (both leave it resumable)."""
-    from py2048.tables.builder import build_table, layer_count, partial_layers
+    from py2048.tables.builder import build_table, layer_count, partial_layers, partial_width
     from py2048.tables.progress import build_progress
 
     name = formation.name
-    size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
     resumed = None if force else partial_layers(formation, folder)
+    stopped_width = None if force else partial_width(formation, folder)
+    chosen = width or stopped_width or 2
+    size = _size(file_size(formation, chosen))
     if resumed:
         console.print(
             f"{name}: resuming a stopped build ({resumed} of {layer_count(formation)} layers "
-            f"done, {formation.entries:,} positions in all)"
+            f"done, {formation.entries:,} positions in all, {_bytes(chosen)} a value)"
         )
     else:
-        console.print(f"{name}: {formation.entries:,} positions, {size} on disk")
+        console.print(
+            f"{name}: {formation.entries:,} positions, {size} on disk ({_bytes(chosen)} a value)"
+        )
     progress = build_progress(console)
     task = progress.add_task(name, total=formation.entries)
     state: list[BuildProgress] = []
@@ -257,6 +308,7 @@ def _build_one(
                 threads=threads,
                 restart=force,
                 ray_address=ray_address,
+                width=width,
             )
     except (KeyboardInterrupt, OSError) as error:
         done = state[0].positions_done / state[0].positions if state else 0.0
@@ -275,6 +327,60 @@ def _build_one(
     return 0
 
 
+# --- pack ---------------------------------------------------------------------------------
+
+
+def pack_tables(
+    names: list[str], folder: Path, console: Console, *, destination: str | None = None
+) -> int:
+    """Pack the named 2-byte tables to 1 byte a value (into ``destination`` if given); 1 if
+    one could not be packed."""
+    target = None if destination is None else tables_dir(destination)
+    if target is not None:
+        _make_folder(target)
+    for formation in _chosen(names):
+        status = _pack_one(formation, folder, target, console)
+        if status:
+            return status
+    return 0
+
+
+def _pack_one(formation: Formation, folder: Path, target: Path | None, console: Console) -> int:
+    from py2048.tables.packing import pack_table
+    from py2048.tables.progress import build_progress
+
+    name = formation.name
+    started = time.monotonic()
+    progress = build_progress(console)
+    task = progress.add_task(f"{name}: packing", total=formation.entries)
+    try:
+        with progress:
+            path = pack_table(
+                formation,
+                folder,
+                target,
+                progress=lambda done, _: progress.update(task, completed=done),
+            )
+    except TableError as error:
+        console.print(f"[red]{name}[/]: {error}")
+        return 1
+    except ValueError as error:
+        console.print(f"{name}: {error}.")
+        return 0
+    except (OSError, RuntimeError) as error:
+        why = _os_problem(error) if isinstance(error, OSError) else str(error)
+        console.print(f"[red]{name}[/]: not packed ({why}); the 2-byte table is kept.")
+        return 1
+    except KeyboardInterrupt:
+        console.print(f"{name}: packing stopped; the 2-byte table is kept as it was.")
+        return 130
+    console.print(
+        f"{name}: packed to 1 byte a value in {_duration(time.monotonic() - started)}, "
+        f"{_size(file_size(formation, 1))} (from {_size(file_size(formation, 2))}): {path}"
+    )
+    return 0
+
+
 # --- list and verify ----------------------------------------------------------------------
 
 
@@ -285,13 +391,14 @@ def list_tables(folder: Path, console: Console) -> int:
     from py2048.tables.builder import layer_count, partial_layers
 
     table = Table(title=f"Endgame tables in {folder} (files NAME.table)", title_justify="left")
-    for column in ("table", "target", "positions", "size", "build time"):
-        numeric = column in ("target", "positions", "size")
+    for column in ("table", "target", "positions", "size", "bytes", "build time"):
+        numeric = column in ("target", "positions", "size", "bytes")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
     table.add_column("state")
     for formation in formations.FORMATIONS:
         path = table_path(formation.name, folder)
-        size = _size(PAYLOAD_OFFSET + 2 * formation.entries)
+        size = _size(file_size(formation, 2))
+        width = ""
         build_time = ""
         try:
             header = read_header(path, formation.name)
@@ -313,15 +420,19 @@ def list_tables(folder: Path, console: Console) -> int:
         else:
             state = "[green]built[/]"
             build_time = _duration(header.build_seconds)
+            size = _size(header.file_size)
+            width = str(header.width)
         table.add_row(
             formation.name,
             str(formation.target),
             f"{formation.entries:,}",
             size,
+            width,
             build_time,
             state,
         )
-    table.add_row(*perfect_command.list_row(folder))
+    perfect_row = perfect_command.list_row(folder)
+    table.add_row(*perfect_row[:4], "", *perfect_row[4:])
     console.print(table)
     console.print(
         f"`2048 tables build` builds those of at most {_millions(DEFAULT_MAX_ENTRIES)}, "
@@ -351,7 +462,8 @@ def verify(names: list[str], folder: Path, console: Console) -> int:
             console.print(f"[red]BAD[/] {formation.name}: {error}")
             continue
         console.print(
-            f"[green]ok[/]  {formation.name}: {_size(header.file_size)}, checksum matches "
+            f"[green]ok[/]  {formation.name}: {_size(header.file_size)}, "
+            f"{_bytes(header.width)} a value, checksum matches "
             f"(checked in {_duration(time.monotonic() - started)}), {path}",
         )
     if bad:
@@ -377,6 +489,10 @@ def _size(size: int) -> str:
         if size >= scale:
             return f"{size / scale:.1f} {unit}"
     return f"{size} B"
+
+
+def _bytes(width: int) -> str:
+    return "1 byte" if width == 1 else f"{width} bytes"
 
 
 def _millions(count: int) -> str:

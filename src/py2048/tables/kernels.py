@@ -11,16 +11,21 @@ which the engine never merges, not even with another wall, yet slides like any t
 allowed when it changes the board and every wall stays in place, which for a wall board is
 exactly ``new_hi == hi`` (only walls have a fifth bit, and walls never merge).
 
-Kernels that take ``values`` accept it read-only (a table's memory map) or writable.
+Kernels that take ``values`` accept it read-only (a table's memory map) or writable, of
+2-byte values (uint16, ``v / 65535``) or of 1-byte codes (uint8, :mod:`.codebook`): a stored
+value is read through :func:`stored`, which the compiler specializes for each width, so the
+2-byte path is the plain read it always was.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.extending import overload
 
 from py2048.engine.board import cell_exponent, move
 from py2048.engine.rng import SPAWN_ODDS
+from py2048.tables.codebook import SCALED_CODE_BOOK
 from py2048.tables.layout import FIXED, ORDER, PLACE, RADIX, TARGET
 
 SCALE = 65535.0
@@ -37,6 +42,27 @@ _WALL_NIBBLE = np.uint64(0xF)
 
 _VALUES_RO = types.Array(types.uint16, 1, "C", readonly=True)
 _VALUES_RW = types.Array(types.uint16, 1, "C")
+_CODES_RO = types.Array(types.uint8, 1, "C", readonly=True)
+_CODES_RW = types.Array(types.uint8, 1, "C")
+_ALL_VALUES = (_VALUES_RO, _VALUES_RW, _CODES_RO, _CODES_RW)
+_BOOK = SCALED_CODE_BOOK
+
+
+def stored(values: np.ndarray, index: int) -> float:
+    """A stored value on the 2-byte scale (0 to 65535): ``values[index]`` itself for uint16
+    values, the code book's probability times 65535 for uint8 codes."""
+    if values.dtype == np.uint8:
+        return float(_BOOK[values[index]])
+    return float(values[index])
+
+
+@overload(stored, inline="always")
+def _stored(values, index):
+    if values.dtype == types.uint8:
+        return lambda values, index: _BOOK[values[index]]
+    return lambda values, index: values[index]
+
+
 _LAYOUT = types.Array(types.int64, 2, "C")
 _RANKS = types.Array(types.int64, 3, "C", readonly=True)
 _LAYOUTS = types.Array(types.int64, 3, "C")
@@ -103,8 +129,8 @@ def afterstate_value(
         rank = int((after_lo >> np.uint64(4 * cell)) & _NIBBLE)
         if rank == 0:
             after = whole - before
-            two = values[up_1 + ranks[k, 1, left + 1] + after]
-            four = values[up_2 + ranks[k, 2, left + 2] + after]
+            two = stored(values, up_1 + ranks[k, 1, left + 1] + after)
+            four = stored(values, up_2 + ranks[k, 2, left + 2] + after)
             total += SPAWN_2 * two + SPAWN_4 * four
             empty += 1
         else:
@@ -193,7 +219,7 @@ def position_index(lo: np.uint64, hi: np.uint64, layout: np.ndarray) -> int:
         types.boolean(
             types.uint64, types.uint64, values, _RANKS, _LAYOUT, types.int64, _TABLES, _OUT
         )
-        for values in (_VALUES_RO, _VALUES_RW)
+        for values in _ALL_VALUES
     ],
     cache=True,
     nogil=True,
@@ -243,7 +269,7 @@ def table_move_values(
         types.int64(
             types.uint64, types.uint64, values, _RANKS, _LAYOUTS, types.int64, _TABLES, _OUT
         )
-        for values in (_VALUES_RO, _VALUES_RW)
+        for values in _ALL_VALUES
     ],
     cache=True,
     nogil=True,

@@ -27,12 +27,13 @@ import numpy as np
 
 from py2048.engine.board import ROW_TABLES, pack
 from py2048.tables import formations
+from py2048.tables.codebook import CODE_BOOK
 from py2048.tables.formations import Formation, get_formation
 from py2048.tables.kernels import best_table_move_values, table_move_values
 from py2048.tables.layout import layouts
 from py2048.tables.ranking import offsets_of_indices, ranks_array
 from py2048.tables.storage import (
-    DTYPE,
+    DTYPES,
     PAYLOAD_OFFSET,
     TableError,
     TableHeader,
@@ -68,20 +69,26 @@ class TableAnswer:
 
 class Table:
     """An opened, verified table: ``values`` is a read-only memory map of ``formation.entries``
-    uint16 (value / 65535 = probability) in the file's layer order, ``ranks`` where each
-    position lies in it (:func:`.ranking.ranks_array`); ``layouts`` the ``(8, LAYOUT_ROWS,
-    16)`` arrays of every symmetry. The map is read a hundred values a move, so a table larger
-    than memory works (the system keeps the pages it reads)."""
+    values in the file's layer order, uint16 (value / 65535 = probability) or, in a 1-byte
+    table (``width`` 1), uint8 codes (:data:`.codebook.CODE_BOOK` ``[code]`` = probability);
+    ``ranks`` where each position lies in it (:func:`.ranking.ranks_array`); ``layouts`` the
+    ``(8, LAYOUT_ROWS, 16)`` arrays of every symmetry. The map is read a hundred values a move,
+    so a table larger than memory works (the system keeps the pages it reads)."""
 
     def __init__(self, formation: Formation, path: Path, header: TableHeader) -> None:
         self.formation = formation
         self.path = path
         self.header = header
         self.rank_limit = formation.rank_limit
+        self.width = header.width
         self.layouts = layouts(formation)
         self.ranks = ranks_array(formation)
         self.values: np.ndarray = np.memmap(
-            path, dtype=DTYPE, mode="r", offset=PAYLOAD_OFFSET, shape=formation.entries
+            path,
+            dtype=DTYPES[header.width],
+            mode="r",
+            offset=PAYLOAD_OFFSET,
+            shape=formation.entries,
         )
 
     @property
@@ -89,7 +96,10 @@ class Table:
         return self.formation.name
 
     def __repr__(self) -> str:
-        return f"<Table {self.name} ({self.formation.entries:,} positions) at {self.path}>"
+        return (
+            f"<Table {self.name} ({self.formation.entries:,} positions, {self.width} "
+            f"byte{'s' if self.width > 1 else ''} each) at {self.path}>"
+        )
 
     def move_values(self, lo: int, hi: int) -> tuple[int, np.ndarray]:
         """``(symmetry, values)`` for a packed real board: each direction's success
@@ -116,8 +126,16 @@ class Table:
         )
 
     def dense_values(self, indices: np.ndarray) -> np.ndarray:
-        """uint16: the stored values of the positions of these dense indices."""
+        """The stored values of the positions of these dense indices (uint16, or uint8 codes
+        in a 1-byte table)."""
         return np.asarray(self.values[offsets_of_indices(self.formation, indices)])
+
+    def probabilities(self, indices: np.ndarray) -> np.ndarray:
+        """float64: the success probabilities of the positions of these dense indices."""
+        stored = self.dense_values(indices)
+        if self.width == 1:
+            return np.asarray(CODE_BOOK[stored], dtype=np.float64)
+        return np.asarray(stored / 65535.0, dtype=np.float64)
 
 
 def open_table(

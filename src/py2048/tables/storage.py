@@ -7,9 +7,10 @@ py2048 plus ``tables`` (:func:`py2048.user_folders.cache_folder`): Linux
 A formation ``NAME`` has
 
 - ``NAME.table``: the finished table;
-- ``NAME.partial`` and ``NAME.progress``: a build in progress (see :mod:`.builder`).
+- ``NAME.partial`` and ``NAME.progress``: a build in progress (see :mod:`.builder`), and for a
+  1-byte build ``NAME.exact0`` to ``NAME.exact2``, its last finished layers at 2 bytes.
 
-**The file format** (version 2), little-endian:
+**The file format** (version 2 for 2-byte values, version 3 for 1-byte values), little-endian:
 
 ==========  =======  ==================================================================
 offset      size     content
@@ -18,24 +19,28 @@ offset      size     content
 8           4        format version (uint32)
 12          4        length ``L`` of the header JSON (uint32)
 16          L        header JSON, UTF-8: ``formation`` (its JSON), ``entries``, ``dtype``
-                     (``"<u2"``), ``scale`` (65535), ``order`` (``"layers"``),
+                     (``"<u2"``) and ``scale`` (65535), or (version 3) ``dtype`` ``"u1"``,
+                     ``code_book`` and ``code_book_digest`` (:mod:`.codebook`),
+                     ``order`` (``"layers"``),
                      ``checksum`` (``"blake2b-256-layers:"`` and a hex digest, below),
                      ``build_seconds``, ``cores`` (of the machine that built it),
                      ``threads`` (the build used)
 16 + L      ...      zeros up to ``PAYLOAD_OFFSET`` (4096)
-4096        2 * N    the payload: N = entries uint16 values, value / 65535 = probability,
-                     layer by layer from the lowest tile sum up, each layer's positions in
-                     the order of :mod:`.ranking`
+4096        W * N    the payload: N = entries values, layer by layer from the lowest tile
+                     sum up, each layer's positions in the order of :mod:`.ranking`;
+                     W = 2: uint16, value / 65535 = probability; W = 1: uint8 codes of the
+                     fixed code book (:data:`.codebook.CODE_BOOK`)
 ==========  =======  ==================================================================
 
 The checksum is the blake2b-256 digest of the layers' own blake2b-256 digests, lowest layer
 first, so a build computes it from the layers as it writes them, and a check reads the file
-once, in order. Version 1 (py2048 before layer-ordered tables) held the same values in the
+once, in order (the layers' bytes as stored, at either width).
+Version 1 (py2048 before layer-ordered tables) held the same values in the
 order of the positions' dense index; such a file is refused with a rebuild hint.
 
 The payload is page-aligned, so a table opens as a read-only ``np.memmap`` and is read through
 it: the look-up reads about a hundred values a move, so a table larger than memory works. A
-file whose size is not exactly ``4096 + 2 * entries``, or whose payload does not hash to its
+file whose size is not exactly ``4096 + W * entries``, or whose payload does not hash to its
 checksum, raises :class:`TableError`. :func:`verify_file` hashes the whole payload: 2-3 s per
 GB from the page cache on this project's 2-core machine, longer from disk.
 
@@ -67,14 +72,22 @@ from typing import Any
 
 from py2048.engine.integers import is_int
 from py2048.files import NotRegularFileError, open_regular
+from py2048.tables.codebook import CODE_BOOK_DIGEST, CODE_BOOK_NAME
 from py2048.tables.formations import Formation
 from py2048.user_folders import cache_folder
 
 MAGIC = b"PY2048TB"
 FORMAT_VERSION = 2
+"""The version of files of 2-byte values (unchanged since layer-ordered tables)."""
+PACKED_VERSION = 3
+"""The version of files of 1-byte values (:mod:`.codebook`)."""
 ORDER = "layers"
 PAYLOAD_OFFSET = 4096
 DTYPE = "<u2"
+PACKED_DTYPE = "u1"
+DTYPES = {2: DTYPE, 1: PACKED_DTYPE}
+"""Each value width's numpy dtype."""
+WIDTHS = (2, 1)
 VALUE_SCALE = 65535
 CHECKSUM_KIND = "blake2b-256-layers"
 ENVIRONMENT_VARIABLE = "PY2048_TABLES_DIR"
@@ -82,6 +95,7 @@ TABLE_SUFFIX = ".table"
 PARTIAL_SUFFIX = ".partial"
 PROGRESS_SUFFIX = ".progress"
 SEAL_SUFFIX = ".verified"
+EXACT_SUFFIX = ".exact"
 SETTLE_NS = 1_000_000_000
 """A file changed less than this before its check is not sealed: file times advance in coarse
 steps, so a write in the same step as the last one could leave them as the seal saw them."""
@@ -115,13 +129,21 @@ class TableHeader:
     build_seconds: float
     cores: int
     threads: int
+    width: int = 2
+    """Bytes a value: 2 (uint16) or 1 (a code of :data:`.codebook.CODE_BOOK`)."""
 
     def to_json(self) -> dict[str, Any]:
+        values: dict[str, Any] = {"dtype": DTYPE, "scale": VALUE_SCALE}
+        if self.width == 1:
+            values = {
+                "dtype": PACKED_DTYPE,
+                "code_book": CODE_BOOK_NAME,
+                "code_book_digest": CODE_BOOK_DIGEST,
+            }
         return {
             "formation": self.formation.to_json(),
             "entries": self.entries,
-            "dtype": DTYPE,
-            "scale": VALUE_SCALE,
+            **values,
             "order": ORDER,
             "checksum": self.checksum,
             "build_seconds": self.build_seconds,
@@ -130,8 +152,17 @@ class TableHeader:
         }
 
     @property
+    def version(self) -> int:
+        return FORMAT_VERSION if self.width == 2 else PACKED_VERSION
+
+    @property
     def file_size(self) -> int:
-        return PAYLOAD_OFFSET + 2 * self.entries
+        return file_size(self.formation, self.width)
+
+
+def file_size(formation: Formation, width: int = 2) -> int:
+    """Bytes of the table file of ``formation`` at ``width`` bytes a value."""
+    return PAYLOAD_OFFSET + width * formation.entries
 
 
 def tables_dir(directory: str | os.PathLike[str] | None = None) -> Path:
@@ -154,10 +185,16 @@ def progress_path(name: str, directory: str | os.PathLike[str] | None = None) ->
     return tables_dir(directory) / f"{name}{PROGRESS_SUFFIX}"
 
 
+def exact_path(name: str, slot: int, directory: str | os.PathLike[str] | None = None) -> Path:
+    """A 1-byte build's side file of one finished layer's exact (2-byte) values: ``slot`` is
+    the layer's number modulo 3 (see :mod:`.builder`)."""
+    return tables_dir(directory) / f"{name}{EXACT_SUFFIX}{slot}"
+
+
 def encode_header(header: TableHeader) -> bytes:
     """The first ``PAYLOAD_OFFSET`` bytes of a table file."""
     text = json.dumps(header.to_json(), sort_keys=True, separators=(",", ":")).encode()
-    block = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(text)) + text
+    block = _PREFIX.pack(MAGIC, header.version, len(text)) + text
     if len(block) > PAYLOAD_OFFSET:
         raise ValueError(f"table header of {len(block)} bytes does not fit in {PAYLOAD_OFFSET}")
     return block.ljust(PAYLOAD_OFFSET, b"\0")
@@ -185,9 +222,12 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
             "format version 1, from a py2048 before layer-ordered tables; this py2048 reads "
             f"version {FORMAT_VERSION}",
         )
-    if version != FORMAT_VERSION:
+    if version not in (FORMAT_VERSION, PACKED_VERSION):
         raise TableError(
-            path, name, f"format version {version}; this py2048 reads version {FORMAT_VERSION}"
+            path,
+            name,
+            f"format version {version}; this py2048 reads versions {FORMAT_VERSION} (2-byte "
+            f"values) and {PACKED_VERSION} (1-byte values)",
         )
     if _PREFIX.size + length > len(block):
         raise TableError(path, name, "its header is cut short")
@@ -200,9 +240,23 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
             build_seconds=float(data["build_seconds"]),
             cores=_whole(data["cores"]),
             threads=_whole(data["threads"]),
+            width=2 if version == FORMAT_VERSION else 1,
         )
-        if data["dtype"] != DTYPE or data["scale"] != VALUE_SCALE or data["order"] != ORDER:
+        if data["order"] != ORDER:
+            raise ValueError("unknown order")
+        if version == FORMAT_VERSION and (data["dtype"] != DTYPE or data["scale"] != VALUE_SCALE):
             raise ValueError("unknown value type")
+        if version == PACKED_VERSION and data["dtype"] != PACKED_DTYPE:
+            raise ValueError("unknown value type")
+        if version == PACKED_VERSION and (
+            data["code_book"] != CODE_BOOK_NAME or data["code_book_digest"] != CODE_BOOK_DIGEST
+        ):
+            raise TableError(
+                path,
+                name,
+                f"its 1-byte values use the code book {data['code_book']!r}, not this "
+                f"py2048's {CODE_BOOK_NAME!r}",
+            )
     except (ValueError, KeyError, TypeError) as exc:
         raise TableError(path, name, f"its header is damaged ({exc})") from None
     if header.entries != header.formation.entries:
@@ -226,8 +280,9 @@ def combined_checksum(digests: Sequence[bytes]) -> str:
     return f"{CHECKSUM_KIND}:{hashlib.blake2b(b''.join(digests), digest_size=32).hexdigest()}"
 
 
-def payload_checksum(handle: BufferedReader, formation: Formation) -> str:
-    """The checksum of a payload read from ``handle``'s current position, layer by layer."""
+def payload_checksum(handle: BufferedReader, formation: Formation, width: int = 2) -> str:
+    """The checksum of a payload of ``width``-byte values read from ``handle``'s current
+    position, layer by layer."""
     from py2048.tables.ranking import layer_sizes
 
     buffer = bytearray(_CHUNK)
@@ -235,7 +290,7 @@ def payload_checksum(handle: BufferedReader, formation: Formation) -> str:
     digests = []
     for size in layer_sizes(formation):
         digest = hashlib.blake2b(digest_size=32)
-        left = 2 * int(size)
+        left = width * int(size)
         while left > 0:
             got = handle.readinto(view[: min(left, len(buffer))])
             if not got:
@@ -295,7 +350,7 @@ def _verify_whole(path: Path, formation: Formation | None) -> tuple[TableHeader,
     try:
         with open_regular(path) as handle:
             handle.seek(PAYLOAD_OFFSET)
-            checksum = payload_checksum(handle, header.formation)
+            checksum = payload_checksum(handle, header.formation, header.width)
     except OSError as exc:  # replaced since its header was read
         raise TableError(path, name, f"cannot be read ({exc.strerror})") from None
     if checksum != header.checksum:
