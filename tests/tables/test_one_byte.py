@@ -31,6 +31,13 @@ from py2048.tables.codebook import (
     decode,
     encode,
 )
+from py2048.tables.compact import decode_chance
+from py2048.tables.distillation import (
+    board_index,
+    compact_answers,
+    direction_chances,
+    expected_visits,
+)
 from py2048.tables.packing import pack_table, packing_path
 from py2048.tables.storage import (
     MAGIC,
@@ -414,3 +421,72 @@ def test_a_bad_1_byte_file_is_refused_with_a_clear_error(
     assert f"2048 tables build {CAPPED.name}" in str(error.value)
     with pytest.raises(TableError):
         open_table(CAPPED, tmp_path)
+
+
+# --- distillation and the command line ----------------------------------------------------
+
+
+@pytest.mark.parametrize("min_probability", [0.0, 0.3])
+def test_distillation_follows_a_1_byte_tables_own_moves(
+    built_one: Path, min_probability: float
+) -> None:
+    from tests.tables.test_distillation import board_of, plain_visits
+
+    table = open_table(SNAKE11, built_one)
+    start = board_of({12: 2, 15: 2})
+    expected = plain_visits(table, start, min_probability)
+    first = board_index(table, *pack(start))
+    indices, visits = expected_visits(
+        table, np.array([first]), min_probability=min_probability, min_visits=0.0
+    )
+    assert dict(zip(indices.tolist(), visits.tolist(), strict=True)) == pytest.approx(expected)
+    board = board_of({11: 4, 13: 2, 14: 8})
+    index = board_index(table, *pack(board))
+    answer = table.lookup(board)
+    assert answer is not None
+    assert direction_chances(table, np.array([index]))[0].tolist() == pytest.approx(
+        list(answer.values)
+    )
+    compact = compact_answers([table], {table.name: np.array([index])}, "test")
+    assert [decode_chance(b) for b in compact.chances[0]] == pytest.approx(
+        list(answer.values), abs=0.02
+    )
+
+
+def test_the_commands_pack_build_list_and_verify_1_byte_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from py2048.cli import main
+    from py2048.tables import formations as formations_module
+    from py2048.tables.storage import ENVIRONMENT_VARIABLE
+
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(formations_module, "FORMATIONS", [SNAKE11, CAPPED])
+
+    def run(*argv: str) -> tuple[int, str]:
+        status = main(["tables", *argv])
+        return status, capsys.readouterr().out
+
+    assert run("build", "--bytes", "1", SNAKE11.name)[0] == 0
+    assert read_header(table_path(SNAKE11.name)).width == 1
+    status, out = run("build", "--bytes", "1", SNAKE11.name)
+    assert (status, "already built" in out, "1 byte a value" in out) == (0, True, True)
+    assert run("build", CAPPED.name)[0] == 0
+    status, out = run("list")
+    rows = {
+        line.split()[1]: line for line in out.splitlines() if "capped" in line or "snake" in line
+    }
+    assert " 1 " in rows[SNAKE11.name] and " 2 " in rows[CAPPED.name]
+
+    other = tmp_path / "packed"
+    status, out = run("pack", CAPPED.name, "--to", str(other))
+    assert status == 0 and "packed to 1 byte a value" in out
+    assert read_header(table_path(CAPPED.name)).width == 2  # kept
+    assert read_header(table_path(CAPPED.name, other)).width == 1
+    status, out = run("build", "--bytes", "1", CAPPED.name)  # packs in place
+    assert status == 0 and "packed to 1 byte a value" in out
+    assert table_path(CAPPED.name).read_bytes() == table_path(CAPPED.name, other).read_bytes()
+    status, out = run("pack", CAPPED.name)
+    assert status == 0 and "already 1 byte a value" in out
+    status, out = run("verify")
+    assert status == 0 and out.count("1 byte a value, checksum matches") == 2
