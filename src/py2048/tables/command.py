@@ -87,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         choices=(1, 2),
         help="bytes a value: 2 (exact to 1/65535; the default) or 1 (half the disk; a fixed "
-        "code book, error at most 0.009 and under 0.0004 near 0 and 1). With 1, a table "
+        "code book, error at most 0.0095 and under 0.0004 near 0 and 1). With 1, a table "
         "already built at 2 bytes is packed instead of built again",
     )
     build.add_argument(
