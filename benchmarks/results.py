@@ -49,7 +49,9 @@ def _tables(settings: dict[str, Any]) -> str:
     compact = sum(name.endswith("(compact)") for name in names)
     if compact == len(names):
         return f"compact table only ({compact} formations)"
-    return f"{len(names) - compact} built" + (f", {compact} compact" if compact else "")
+    one_byte = sum(name.endswith("(1 byte)") for name in names)
+    built = f"{len(names) - compact} built" + (f" ({one_byte} at 1 byte)" if one_byte else "")
+    return built + (f", {compact} compact" if compact else "")
 
 
 def _network(settings: dict[str, Any]) -> str:

@@ -231,7 +231,7 @@ def _table_names() -> tuple[str, ...]:
     # internal: the tables the solver would play with, as `2048 bench` reports them
     from py2048.solver.endgame import endgame_tables
 
-    return endgame_tables().names
+    return endgame_tables().labels
 
 
 def _pin_tables(folder: str | None) -> Path:

@@ -364,6 +364,8 @@ def test_the_solver_chooses_the_same_moves_from_a_1_byte_table(
     one = open_table(formation, built_one)
     other = open_table(CAPPED if formation != CAPPED else SNAKE11, built)
     mixed = TableSet.of([one, other], min_probability=0.0, min_tail=0)
+    labels = dict(zip(mixed.names, mixed.labels, strict=True))  # as reports show them
+    assert labels == {formation.name: f"{formation.name} (1 byte)", other.name: other.name}
     sets = [
         TableSet.of([two], min_probability=0.0, min_tail=0).record,
         TableSet.of([one], min_probability=0.0, min_tail=0).record,

@@ -99,4 +99,4 @@ def _table_names(settings: BenchSettings) -> tuple[str, ...]:
         return (f"perfect-{settings.board_size}",)
     from py2048.solver.endgame import endgame_tables
 
-    return endgame_tables().names
+    return endgame_tables().labels

@@ -163,6 +163,15 @@ class TableSet:
     targets: tuple[int, ...]
     record: EndgameTables
 
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The names as reports show them: a 1-byte table's with " (1 byte)" after it."""
+        slots = self.record.slots  # where a table's values are; negative for 1-byte codes
+        return tuple(
+            f"{name} (1 byte)" if i < slots.shape[0] and slots[i] < 0 else name
+            for i, name in enumerate(self.names)
+        )
+
     @classmethod
     def of(
         cls,
