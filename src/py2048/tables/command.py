@@ -391,14 +391,13 @@ def list_tables(folder: Path, console: Console) -> int:
     from py2048.tables.builder import layer_count, partial_layers
 
     table = Table(title=f"Endgame tables in {folder} (files NAME.table)", title_justify="left")
-    for column in ("table", "target", "positions", "size", "bytes", "build time"):
-        numeric = column in ("target", "positions", "size", "bytes")
+    for column in ("table", "target", "positions", "size", "build time"):
+        numeric = column in ("target", "positions", "size")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
     table.add_column("state")
     for formation in formations.FORMATIONS:
         path = table_path(formation.name, folder)
         size = _size(file_size(formation, 2))
-        width = ""
         build_time = ""
         try:
             header = read_header(path, formation.name)
@@ -418,21 +417,21 @@ def list_tables(folder: Path, console: Console) -> int:
             if formation.entries > DEFAULT_MAX_ENTRIES and error.problem == NOT_BUILT:
                 state += " (build by name)"
         else:
-            state = "[green]built[/]"
+            # the width only where it is not the default 2 bytes, so the state column keeps
+            # room in 80 columns ("bad: wrong size" on one line)
+            state = "[green]built[/]" if header.width == 2 else "[green]built[/] (1 byte)"
             build_time = _duration(header.build_seconds)
             size = _size(header.file_size)
-            width = str(header.width)
         table.add_row(
             formation.name,
             str(formation.target),
             f"{formation.entries:,}",
             size,
-            width,
             build_time,
             state,
         )
     perfect_row = perfect_command.list_row(folder)
-    table.add_row(*perfect_row[:4], "", *perfect_row[4:])
+    table.add_row(*perfect_row)
     console.print(table)
     console.print(
         f"`2048 tables build` builds those of at most {_millions(DEFAULT_MAX_ENTRIES)}, "
