@@ -6,10 +6,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +50,14 @@ from py2048.tables.storage import (
     read_header,
     verify_file,
 )
-from tests.tables.conftest import CAPPED, SMALL, SNAKE11, fixed_clock
+from tests.tables.conftest import (
+    CAPPED,
+    KILLED,
+    SMALL,
+    SNAKE11,
+    fixed_clock,
+    kill_a_build_midway,
+)
 from tests.tables.test_lookup import all_ranks
 
 # --- the code book ------------------------------------------------------------------------
@@ -285,31 +288,10 @@ def test_a_1_byte_build_needs_half_the_disk() -> None:
     assert PAYLOAD_OFFSET + SNAKE11.entries < one.disk < two.disk
 
 
-KILLED = Formation("snake8-64", fixed=tuple(range(8)), target=64, target_cells=(8,))
-BUILD = (
-    "import sys; from py2048.tables import Formation, build_table; "
-    "build_table(Formation('snake8-64', fixed=tuple(range(8)), target=64, target_cells=(8,)), "
-    "sys.argv[1], clock=lambda: 0.0, width=1)"
-)
-
-
 def test_a_killed_1_byte_build_resumes_to_the_same_file(tmp_path: Path) -> None:
     whole = build_table(KILLED, tmp_path / "whole", clock=fixed_clock, width=1).read_bytes()
     folder = tmp_path / "killed"
-    process = subprocess.Popen([sys.executable, "-c", BUILD, str(folder)])
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and process.poll() is None:
-            layers = partial_layers(KILLED, folder)
-            if layers is not None and layers >= 12:
-                break
-            time.sleep(0.01)
-        process.kill()  # SIGKILL: no handler runs
-    finally:
-        process.wait(timeout=60)
-    assert process.returncode == -signal.SIGKILL
-    done = json.loads(progress_path(KILLED.name, folder).read_text())["layers_done"]
-    assert 12 <= done < layer_count(KILLED)
+    done = kill_a_build_midway(folder, width=1)
     seen: list[BuildProgress] = []
     path = build_table(KILLED, folder, progress=seen.append, clock=fixed_clock)
     assert seen[0].layers_done_at_start == done

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from py2048.tables import BuildProgress, Formation, build_table, table_path
+from py2048.tables import BuildProgress, build_table, table_path
 from py2048.tables.builder import BuildError, layer_count, partial_layers
 from py2048.tables.ranking import layer_starts
 from py2048.tables.storage import PAYLOAD_OFFSET, partial_path, progress_path
-from tests.tables.conftest import ROW3_32, SNAKE11, fixed_clock
+from tests.tables.conftest import KILLED, ROW3_32, SNAKE11, fixed_clock, kill_a_build_midway
 
 
 def stop_after(layers: int):
@@ -128,35 +124,12 @@ def test_a_damaged_partial_file_is_refused_with_the_command_that_starts_over(
     )
 
 
-KILLED = Formation("snake8-64", fixed=tuple(range(8)), target=64, target_cells=(8,))
-"""Large enough (1.7 million positions, 37 layers) for a build to be killed in its middle."""
-BUILD = (
-    "import sys; from py2048.tables import Formation, build_table; "
-    "build_table(Formation('snake8-64', fixed=tuple(range(8)), target=64, target_cells=(8,)), "
-    "sys.argv[1], clock=lambda: 0.0)"
-)
-
-
 def test_a_killed_build_loses_at_most_its_layer_in_progress_and_resumes_to_the_same_file(
     tmp_path: Path,
 ) -> None:
     whole = build_table(KILLED, tmp_path / "whole", clock=fixed_clock).read_bytes()
     folder = tmp_path / "killed"
-    process = subprocess.Popen([sys.executable, "-c", BUILD, str(folder)])
-    record = progress_path(KILLED.name, folder)
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and process.poll() is None:
-            layers = partial_layers(KILLED, folder)
-            if layers is not None and layers >= 12:
-                break
-            time.sleep(0.01)
-        process.kill()  # SIGKILL: no handler runs
-    finally:
-        process.wait(timeout=60)
-    assert process.returncode == -signal.SIGKILL
-    done = json.loads(record.read_text())["layers_done"]
-    assert 12 <= done < layer_count(KILLED)
+    done = kill_a_build_midway(folder)
     seen: list[BuildProgress] = []
     path = build_table(KILLED, folder, progress=seen.append, clock=fixed_clock)
     assert seen[0].layers_done_at_start == done  # every recorded layer was kept
