@@ -34,6 +34,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+# internal: this script values each move of a table's positions with the solver's own compiled
+# look-up (tables.kernels) on both files, and re-packs values through other code books
 from py2048.engine.board import ROW_TABLES
 from py2048.tables import available_tables, open_table
 from py2048.tables.builder import wall_board
