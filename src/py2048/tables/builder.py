@@ -530,25 +530,25 @@ def partial_layers(
     formation: Formation, directory: str | os.PathLike[str] | None = None
 ) -> int | None:
     """Layers a stopped build of ``formation`` has finished, or None when there is none."""
+    stopped = stopped_build(formation, directory)
+    return None if stopped is None else stopped[0]
+
+
+def stopped_build(
+    formation: Formation, directory: str | os.PathLike[str] | None = None
+) -> tuple[int, int] | None:
+    """``(layers finished, bytes a value)`` of a stopped build of ``formation``, or None when
+    there is none (no valid record, or a partial file of another size)."""
     state = _read_progress(progress_path(formation.name, directory), formation)
-    partial = partial_path(formation.name, directory)
     if state is None:
         return None
     try:
-        whole = partial.stat().st_size == file_size(formation, state.width)
+        whole = partial_path(formation.name, directory).stat().st_size == file_size(
+            formation, state.width
+        )
     except OSError:
         whole = False
-    return state.layers_done if whole else None
-
-
-def partial_width(
-    formation: Formation, directory: str | os.PathLike[str] | None = None
-) -> int | None:
-    """Bytes a value of a stopped build of ``formation``, or None when there is none."""
-    if partial_layers(formation, directory) is None:
-        return None
-    state = _read_progress(progress_path(formation.name, directory), formation)
-    return None if state is None else state.width
+    return (state.layers_done, state.width) if whole else None
 
 
 def _read_progress(record: Path, formation: Formation) -> _State | None:

@@ -6,7 +6,8 @@
   a built 2-byte table to 1 byte.
 - ``2048 tables pack NAME ... [--to PATH]``: pack built 2-byte tables to 1 byte a value, in
   place (the 2-byte file is replaced once the new one is checked) or into another folder.
-- ``2048 tables list``: every known table, its size, bytes a value, build time and state.
+- ``2048 tables list``: every known table, its size, build time and state ("built (1 byte)"
+  for a 1-byte table).
 - ``2048 tables verify [NAME ...]``: check built tables whole (exit status 1 if one is bad).
 
 The builder (compiled kernels) is imported only when a build runs.
@@ -112,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the 1-byte tables into this folder and keep the 2-byte ones",
     )
     list_ = commands.add_parser(
-        "list", help="show every table: size, bytes a value, build time, file, state"
+        "list", help="show every table: size, build time, state (and which are 1 byte a value)"
     )
     verify = commands.add_parser(
         "verify", help="check built tables whole (exit status 1 if one is bad)"
@@ -270,12 +271,12 @@ def _build_one(
 ) -> int:
     """Build one table with a progress bar; 0 when built, 130 if Ctrl-C stopped it and 1 if
     the disk refused a write (both leave it resumable)."""
-    from py2048.tables.builder import build_table, layer_count, partial_layers, partial_width
+    from py2048.tables.builder import build_table, layer_count, stopped_build
     from py2048.tables.progress import build_progress
 
     name = formation.name
-    resumed = None if force else partial_layers(formation, folder)
-    stopped_width = None if force else partial_width(formation, folder)
+    stopped = None if force else stopped_build(formation, folder)
+    resumed, stopped_width = stopped if stopped is not None else (None, None)
     chosen = width or stopped_width or 2
     size = _size(file_size(formation, chosen))
     if resumed:
