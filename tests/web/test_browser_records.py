@@ -112,12 +112,17 @@ def test_a_lost_a_won_and_a_practice_game_are_counted_and_survive_a_reload(
 
     # A practice game (Undo used) is counted apart, and leaves the counts above alone.
     page.click("#practice")
-    page.keyboard.press("ArrowLeft")
-    session.wait_idle()
-    page.keyboard.press("ArrowRight")
-    session.wait_idle()
+    # The new game's tiles are random: one of left or right may change nothing, and three
+    # alternating presses always make at least two moves.
+    for key in ("ArrowLeft", "ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+        session.wait_idle()
+    session.wait_moves(2)
     page.keyboard.press("u")
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('py2048.state')).practice")
+    page.wait_for_function(
+        "() => { const s = JSON.parse(localStorage.getItem('py2048.state'));"
+        " return s.practice && s.moves >= 1; }"
+    )
     page.click("#new-game")
     page.get_by_role("button", name="Start a new game").click()
     page.wait_for_function("() => JSON.parse(localStorage.getItem('py2048.state')).moves === 0")
