@@ -31,7 +31,7 @@ TOP = [[65536, 32768, 16384, 8192], [512, 1024, 2048, 4096], [128, 256, 64, 128]
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     built: Path = tmp_path_factory.mktemp("tables")
-    build_table(ROW3, built, clock=lambda: 0.0)
+    build_table(ROW3, built, clock=lambda: 0.0, memory=lambda: 0)
     return built
 
 

@@ -39,12 +39,17 @@ def fixed_clock() -> float:
     return 0.0
 
 
+def no_memory() -> int:
+    """A build's memory as a reproducible build records it: not at all."""
+    return 0
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the tables of SMALL."""
     folder = tmp_path_factory.mktemp("tables")
     for formation in SMALL:
-        build_table(formation, folder, clock=fixed_clock)
+        build_table(formation, folder, clock=fixed_clock, memory=no_memory)
     return folder
 
 
@@ -53,7 +58,7 @@ KILLED = Formation("snake8-64", fixed=tuple(range(8)), target=64, target_cells=(
 _BUILD_KILLED = (
     "import sys; from py2048.tables import Formation, build_table; "
     "build_table(Formation('snake8-64', fixed=tuple(range(8)), target=64, target_cells=(8,)), "
-    "sys.argv[1], clock=lambda: 0.0, width=int(sys.argv[2]))"
+    "sys.argv[1], clock=lambda: 0.0, memory=lambda: 0, width=int(sys.argv[2]))"
 )
 
 

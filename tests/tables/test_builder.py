@@ -13,7 +13,7 @@ from py2048.tables import Formation, table_path
 from py2048.tables.builder import build_table, layer_count
 from py2048.tables.ranking import offsets_of_indices
 from py2048.tables.storage import PAYLOAD_OFFSET
-from tests.tables.conftest import COLUMN, ROW3, ROW3_32, SMALL, fixed_clock
+from tests.tables.conftest import COLUMN, ROW3, ROW3_32, SMALL, fixed_clock, no_memory
 from tests.tables.reference import SCALE, Reference
 
 
@@ -92,6 +92,6 @@ def test_making_the_target_on_the_target_cell_wins_and_elsewhere_loses(built: Pa
 
 
 def test_threads_do_not_change_a_single_value(tmp_path: Path) -> None:
-    one = build_table(ROW3_32, tmp_path / "one", threads=1, clock=fixed_clock)
-    two = build_table(ROW3_32, tmp_path / "two", threads=2, clock=fixed_clock)
+    one = build_table(ROW3_32, tmp_path / "one", threads=1, clock=fixed_clock, memory=no_memory)
+    two = build_table(ROW3_32, tmp_path / "two", threads=2, clock=fixed_clock, memory=no_memory)
     assert one.read_bytes()[PAYLOAD_OFFSET:] == two.read_bytes()[PAYLOAD_OFFSET:]

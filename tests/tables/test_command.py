@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from py2048.cli import main
 from py2048.tables import builder, table_path
 from py2048.tables import formations as formations_module
-from py2048.tables.storage import ENVIRONMENT_VARIABLE, PAYLOAD_OFFSET
+from py2048.tables.storage import ENVIRONMENT_VARIABLE, PAYLOAD_OFFSET, read_header
 from tests.tables.conftest import ROW3, SNAKE11
 
 
@@ -43,7 +44,13 @@ def test_build_list_and_verify(folder: Path, capsys: pytest.CaptureFixture[str])
 
     status, out = run(capsys, "list")
     assert out.count("not built") == 1
-    assert "built" in out.split(ROW3.name)[1].splitlines()[0]
+    row = out.split(ROW3.name)[1].splitlines()[0]
+    assert "built" in row
+    memory = read_header(table_path(ROW3.name)).peak_memory
+    if builder.reset_peak_memory():  # Linux: the build's peak memory is recorded and listed
+        assert memory is not None and memory > 0
+        below = out.split(ROW3.name)[1].splitlines()[1]
+        assert re.search(r"\d s ", row) and re.search(r"\d+\.\d [MG]B", below)
 
     status, out = run(capsys, "verify")
     assert status == 0

@@ -22,7 +22,7 @@ import pytest
 from py2048.tables import farm
 from py2048.tables.builder import build_table, solve_range
 from py2048.tables.storage import table_path
-from tests.tables.conftest import CAPPED, SMALL, SNAKE11, fixed_clock
+from tests.tables.conftest import CAPPED, SMALL, SNAKE11, fixed_clock, no_memory
 
 
 class _InlineRay:
@@ -75,14 +75,16 @@ def inline_ray(monkeypatch: pytest.MonkeyPatch) -> _InlineRay:
 def test_a_farmed_build_writes_the_same_file(
     formation: Any, built: Path, tmp_path: Path, inline_ray: _InlineRay
 ) -> None:
-    path = build_table(formation, tmp_path, clock=fixed_clock, ray_address="10.0.0.5:6379")
+    path = build_table(
+        formation, tmp_path, clock=fixed_clock, memory=no_memory, ray_address="10.0.0.5:6379"
+    )
     assert path.read_bytes() == table_path(formation.name, built).read_bytes()
     several = [layer for layer, first, _ in inline_ray.ranges if first > 0]
     assert several, "some layer was split into more than one range"
 
 
 def test_the_ranges_of_a_layer_tile_it_exactly(tmp_path: Path, inline_ray: _InlineRay) -> None:
-    build_table(SNAKE11, tmp_path, clock=fixed_clock, ray_address="10.0.0.5:6379")
+    build_table(SNAKE11, tmp_path, clock=fixed_clock, memory=no_memory, ray_address="10.0.0.5:6379")
     by_layer: dict[int, list[tuple[int, int]]] = {}
     for layer, first, count in inline_ray.ranges:
         by_layer.setdefault(layer, []).append((first, count))
@@ -151,7 +153,9 @@ def test_a_build_on_a_local_ray_instance_writes_the_same_file(
     monkeypatch.setattr(farm, "TASK_POSITIONS", 64)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        path = build_table(CAPPED, tmp_path, clock=fixed_clock, ray_address="auto")
+        path = build_table(
+            CAPPED, tmp_path, clock=fixed_clock, memory=no_memory, ray_address="auto"
+        )
     finally:
         ray.shutdown()
     assert path.read_bytes() == table_path(CAPPED.name, built).read_bytes()

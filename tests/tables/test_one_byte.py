@@ -57,6 +57,7 @@ from tests.tables.conftest import (
     SNAKE11,
     fixed_clock,
     kill_a_build_midway,
+    no_memory,
 )
 from tests.tables.test_lookup import all_ranks
 
@@ -127,7 +128,7 @@ def built_one(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the tables of SMALL built at 1 byte."""
     folder = tmp_path_factory.mktemp("one-byte")
     for formation in SMALL:
-        build_table(formation, folder, clock=fixed_clock, width=1)
+        build_table(formation, folder, clock=fixed_clock, memory=no_memory, width=1)
     return folder
 
 
@@ -222,7 +223,14 @@ def test_a_stopped_1_byte_build_resumes_byte_identical(
     done = 0
     for layers in stops:
         with pytest.raises(KeyboardInterrupt):
-            build_table(SNAKE11, tmp_path, progress=stop_after(layers), clock=fixed_clock, width=1)
+            build_table(
+                SNAKE11,
+                tmp_path,
+                progress=stop_after(layers),
+                clock=fixed_clock,
+                memory=no_memory,
+                width=1,
+            )
         done += layers
         assert partial_layers(SNAKE11, tmp_path) == done
         assert partial_path(SNAKE11.name, tmp_path).stat().st_size == (
@@ -231,7 +239,7 @@ def test_a_stopped_1_byte_build_resumes_byte_identical(
         assert sum(exact_path(SNAKE11.name, k, tmp_path).exists() for k in range(3)) == min(done, 3)
     seen: list[BuildProgress] = []
     # without a width it resumes at the stopped build's
-    path = build_table(SNAKE11, tmp_path, progress=seen.append, clock=fixed_clock)
+    path = build_table(SNAKE11, tmp_path, progress=seen.append, clock=fixed_clock, memory=no_memory)
     assert seen[0].layers_done == done
     assert path.read_bytes() == uninterrupted
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
@@ -243,19 +251,28 @@ def test_a_record_one_layer_behind_its_side_file_still_gives_the_same_file(
     """A crash after a layer's side file is written and before the record: that layer is
     redone from the two side files the record names, which the new one did not replace."""
     with pytest.raises(KeyboardInterrupt):
-        build_table(SNAKE11, tmp_path, progress=stop_after(9), clock=fixed_clock, width=1)
+        build_table(
+            SNAKE11, tmp_path, progress=stop_after(9), clock=fixed_clock, memory=no_memory, width=1
+        )
     record = progress_path(SNAKE11.name, tmp_path)
     behind = record.read_text()
     with pytest.raises(KeyboardInterrupt):
-        build_table(SNAKE11, tmp_path, progress=stop_after(1), clock=fixed_clock, width=1)
+        build_table(
+            SNAKE11, tmp_path, progress=stop_after(1), clock=fixed_clock, memory=no_memory, width=1
+        )
     record.write_text(behind)
-    assert build_table(SNAKE11, tmp_path, clock=fixed_clock).read_bytes() == uninterrupted
+    assert (
+        build_table(SNAKE11, tmp_path, clock=fixed_clock, memory=no_memory).read_bytes()
+        == uninterrupted
+    )
 
 
 @pytest.mark.parametrize("damage", ["missing", "changed"])
 def test_a_damaged_side_file_is_refused(tmp_path: Path, uninterrupted: bytes, damage: str) -> None:
     with pytest.raises(KeyboardInterrupt):
-        build_table(SNAKE11, tmp_path, progress=stop_after(6), clock=fixed_clock, width=1)
+        build_table(
+            SNAKE11, tmp_path, progress=stop_after(6), clock=fixed_clock, memory=no_memory, width=1
+        )
     lowest = layer_count(SNAKE11) - 6
     side = exact_path(SNAKE11.name, lowest % 3, tmp_path)
     if damage == "missing":
@@ -265,18 +282,22 @@ def test_a_damaged_side_file_is_refused(tmp_path: Path, uninterrupted: bytes, da
         data[0] ^= 1
         side.write_bytes(bytes(data))
     with pytest.raises(BuildError, match=f"the exact values of layer {lowest}"):
-        build_table(SNAKE11, tmp_path, clock=fixed_clock)
+        build_table(SNAKE11, tmp_path, clock=fixed_clock, memory=no_memory)
     assert build_table(
-        SNAKE11, tmp_path, restart=True, clock=fixed_clock, width=1
+        SNAKE11, tmp_path, restart=True, clock=fixed_clock, memory=no_memory, width=1
     ).read_bytes() == (uninterrupted)
 
 
 def test_a_stopped_build_of_the_other_width_is_not_mixed_in(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
-        build_table(SNAKE11, tmp_path, progress=stop_after(3), clock=fixed_clock, width=1)
+        build_table(
+            SNAKE11, tmp_path, progress=stop_after(3), clock=fixed_clock, memory=no_memory, width=1
+        )
     with pytest.raises(BuildError, match="--bytes 1"):
-        build_table(SNAKE11, tmp_path, clock=fixed_clock, width=2)
-    path = build_table(SNAKE11, tmp_path, restart=True, clock=fixed_clock, width=2)
+        build_table(SNAKE11, tmp_path, clock=fixed_clock, memory=no_memory, width=2)
+    path = build_table(
+        SNAKE11, tmp_path, restart=True, clock=fixed_clock, memory=no_memory, width=2
+    )
     assert read_header(path).width == 2
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
@@ -289,11 +310,13 @@ def test_a_1_byte_build_needs_half_the_disk() -> None:
 
 
 def test_a_killed_1_byte_build_resumes_to_the_same_file(tmp_path: Path) -> None:
-    whole = build_table(KILLED, tmp_path / "whole", clock=fixed_clock, width=1).read_bytes()
+    whole = build_table(
+        KILLED, tmp_path / "whole", clock=fixed_clock, memory=no_memory, width=1
+    ).read_bytes()
     folder = tmp_path / "killed"
     done = kill_a_build_midway(folder, width=1)
     seen: list[BuildProgress] = []
-    path = build_table(KILLED, folder, progress=seen.append, clock=fixed_clock)
+    path = build_table(KILLED, folder, progress=seen.append, clock=fixed_clock, memory=no_memory)
     assert seen[0].layers_done_at_start == done
     assert path.read_bytes() == whole
 

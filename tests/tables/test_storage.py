@@ -213,3 +213,35 @@ def test_the_folder_is_the_environment_variable_or_the_user_cache(
     assert tables_dir(tmp_path / "given") == tmp_path / "given"
     monkeypatch.delenv(ENVIRONMENT_VARIABLE)
     assert tables_dir().parts[-2:] == ("py2048", "tables")
+
+
+def rewrite_header(path: Path, **changes: object) -> None:
+    """Give the file at ``path`` a header with these JSON entries changed (None: removed)."""
+    block = path.read_bytes()[:PAYLOAD_OFFSET]
+    length = int.from_bytes(block[12:16], "little")
+    data = json.loads(block[16 : 16 + length])
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    text = json.dumps(data).encode()
+    with open(path, "r+b") as handle:
+        handle.write(
+            (block[:12] + len(text).to_bytes(4, "little") + text).ljust(PAYLOAD_OFFSET, b"\0")
+        )
+
+
+def test_the_build_memory_is_read_where_recorded_and_absent_in_older_files(copy: Path) -> None:
+    path = table_path(ROW3.name, copy)
+    rewrite_header(path, peak_memory=412_000_000)
+    assert read_header(path).peak_memory == 412_000_000
+    rewrite_header(path, peak_memory=None)  # a file from before py2048 recorded it
+    assert read_header(path).peak_memory is None
+    assert open_table(ROW3, copy).values.size == ROW3.entries
+
+
+@pytest.mark.parametrize("peak", [-1, "412 MB", 1.5])
+def test_a_header_with_a_bad_build_memory_is_refused(copy: Path, peak: object) -> None:
+    rewrite_header(table_path(ROW3.name, copy), peak_memory=peak)
+    assert "its header is damaged" in refused(copy)

@@ -279,6 +279,8 @@ class _State:
     exact: dict[int, bytes] | None = None
     """At 1 byte: the digests of the side files of the lowest two finished layers (2 bytes a
     value), by layer."""
+    peak_memory: int = 0
+    """The most memory (resident bytes) any run of the build has held so far; 0: not known."""
 
 
 def build_table(
@@ -289,6 +291,7 @@ def build_table(
     threads: int | None = None,
     restart: bool = False,
     clock: Callable[[], float] = time.monotonic,
+    memory: Callable[[], int] | None = None,
     ray_address: str | None = None,
     width: int | None = None,
 ) -> Path:
@@ -301,7 +304,10 @@ def build_table(
     Resumes a build that was stopped (unless ``restart``). ``progress`` is called once at the
     start and after every layer; an exception it raises stops the build as Ctrl-C does,
     leaving it resumable. ``threads``: numba threads (default: all). ``clock``: the clock
-    whose seconds the file records as its build time. ``ray_address``: solve each large
+    whose seconds the file records as its build time. ``memory``: the build's peak memory so
+    far in bytes, which the file records (the most over every run of a resumed build; 0: not
+    known, nothing recorded); default: this process's peak resident memory since the build
+    started, where the system says (Linux). ``ray_address``: solve each large
     layer's positions as tasks on that Ray cluster (:mod:`.farm`; the file, its layers and
     the resuming stay here, and the table is byte-identical to one built without it); a
     ValueError says when the cluster cannot be reached. Returns the finished file's path.
@@ -349,6 +355,8 @@ def build_table(
             _write_progress(record, formation, state)
         _reserve(partial, fresh=state.layers_done == 0)
         seconds_before = state.seconds
+        if memory is None:
+            memory = peak_memory if reset_peak_memory() else _unknown
 
         def seconds() -> float:
             return seconds_before + (clock() - started)
@@ -389,6 +397,7 @@ def build_table(
                     }
                 state.layers_done += 1
                 state.seconds = seconds()
+                state.peak_memory = max(state.peak_memory, memory())
                 _write_progress(record, formation, state)
                 above = sizes[layer + 1] if layer + 1 < layers else 0
                 window = np.concatenate([out, window[:above]])
@@ -402,6 +411,7 @@ def build_table(
                 os.cpu_count() or 1,
                 used,
                 state.width,
+                state.peak_memory or None,
             )
             handle.seek(0)
             handle.write(encode_header(header))
@@ -504,6 +514,35 @@ def _no_room(number: int, problem: str, size: int, partial: Path) -> OSError:
     return OSError(number, f"{problem} (the table needs {size / 1e6:,.1f} MB there)", str(partial))
 
 
+def _unknown() -> int:
+    return 0
+
+
+def reset_peak_memory() -> bool:
+    """Count this process's peak memory afresh from now on (Linux: ``/proc/self/clear_refs``);
+    False where that cannot be done, so that an earlier peak (another table built by the same
+    process) is not taken for this build's."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")
+    except OSError:
+        return False
+    return peak_memory() > 0
+
+
+def peak_memory() -> int:
+    """This process's peak resident memory in bytes since the last reset (Linux ``VmHWM``);
+    0 where the system does not say."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+    return 0
+
+
 def available_memory() -> int | None:
     """Bytes of memory the system says it can give (Linux ``MemAvailable``); None elsewhere."""
     try:
@@ -573,8 +612,11 @@ def _read_progress(record: Path, formation: Formation) -> _State | None:
             or len(digests) != data["layers_done"]
         ):
             return None
+        peak = data.get("peak_memory", 0)
+        if not isinstance(peak, int) or peak < 0:
+            return None
         return _State(
-            int(data["layers_done"]), float(data["seconds"]), digests, width, exact_digests
+            int(data["layers_done"]), float(data["seconds"]), digests, width, exact_digests, peak
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -590,6 +632,7 @@ def _write_progress(record: Path, formation: Formation, state: _State) -> None:
         "seconds": state.seconds,
         "digests": [digest.hex() for digest in state.digests],
         "width": state.width,
+        "peak_memory": state.peak_memory,
     }
     if state.exact is not None:
         data["exact"] = {str(layer): digest.hex() for layer, digest in state.exact.items()}

@@ -6,8 +6,8 @@
   a built 2-byte table to 1 byte.
 - ``2048 tables pack NAME ... [--to PATH]``: pack built 2-byte tables to 1 byte a value, in
   place (the 2-byte file is replaced once the new one is checked) or into another folder.
-- ``2048 tables list``: every known table, its size, build time and state ("built (1 byte)"
-  for a 1-byte table).
+- ``2048 tables list``: every known table, its size, build time and peak memory, and state
+  ("built (1 byte)" for a 1-byte table).
 - ``2048 tables verify [NAME ...]``: check built tables whole (exit status 1 if one is bad).
 
 The builder (compiled kernels) is imported only when a build runs.
@@ -113,7 +113,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the 1-byte tables into this folder and keep the 2-byte ones",
     )
     list_ = commands.add_parser(
-        "list", help="show every table: size, build time, state (and which are 1 byte a value)"
+        "list",
+        help="show every table: size, build time and memory, state (and which are 1 byte a value)",
     )
     verify = commands.add_parser(
         "verify", help="check built tables whole (exit status 1 if one is bad)"
@@ -386,13 +387,13 @@ def _pack_one(formation: Formation, folder: Path, target: Path | None, console: 
 
 
 def list_tables(folder: Path, console: Console) -> int:
-    """Print every known table: positions, size, build time, state and file."""
+    """Print every known table: positions, size, build time and memory, state and file."""
     from rich.table import Table
 
     from py2048.tables.builder import layer_count, partial_layers
 
     table = Table(title=f"Endgame tables in {folder} (files NAME.table)", title_justify="left")
-    for column in ("table", "target", "positions", "size", "build time"):
+    for column in ("table", "target", "positions", "size", "build"):
         numeric = column in ("target", "positions", "size")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
     table.add_column("state")
@@ -422,6 +423,8 @@ def list_tables(folder: Path, console: Console) -> int:
             # room in 80 columns ("bad: wrong size" on one line)
             state = "[green]built[/]" if header.width == 2 else "[green]built[/] (1 byte)"
             build_time = _duration(header.build_seconds)
+            if header.peak_memory is not None:  # below the time: the row keeps 80 columns
+                build_time += f"\n{_size(header.peak_memory)}"
             size = _size(header.file_size)
         table.add_row(
             formation.name,

@@ -105,6 +105,7 @@ def pack_table(
                 header.cores,
                 header.threads,
                 1,
+                header.peak_memory,
             )
             handle.seek(0)
             handle.write(encode_header(packed))

@@ -24,7 +24,8 @@ offset      size     content
                      ``order`` (``"layers"``),
                      ``checksum`` (``"blake2b-256-layers:"`` and a hex digest, below),
                      ``build_seconds``, ``cores`` (of the machine that built it),
-                     ``threads`` (the build used)
+                     ``threads`` (the build used), and where known ``peak_memory``
+                     (the most resident bytes the build held, over all its runs)
 16 + L      ...      zeros up to ``PAYLOAD_OFFSET`` (4096)
 4096        W * N    the payload: N = entries values, layer by layer from the lowest tile
                      sum up, each layer's positions in the order of :mod:`.ranking`;
@@ -131,6 +132,9 @@ class TableHeader:
     threads: int
     width: int = 2
     """Bytes a value: 2 (uint16) or 1 (a code of :data:`.codebook.CODE_BOOK`)."""
+    peak_memory: int | None = None
+    """The most memory (resident bytes) the build held, over all its runs; None: not recorded
+    (a file built before py2048 recorded it, or where the system does not say)."""
 
     def to_json(self) -> dict[str, Any]:
         values: dict[str, Any] = {"dtype": DTYPE, "scale": VALUE_SCALE}
@@ -149,6 +153,7 @@ class TableHeader:
             "build_seconds": self.build_seconds,
             "cores": self.cores,
             "threads": self.threads,
+            **({} if self.peak_memory is None else {"peak_memory": self.peak_memory}),
         }
 
     @property
@@ -241,6 +246,7 @@ def read_header(path: Path, name: str | None = None) -> TableHeader:
             cores=_whole(data["cores"]),
             threads=_whole(data["threads"]),
             width=2 if version == FORMAT_VERSION else 1,
+            peak_memory=_whole(data["peak_memory"]) if "peak_memory" in data else None,
         )
         if data["order"] != ORDER:
             raise ValueError("unknown order")
