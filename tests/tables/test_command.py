@@ -32,6 +32,7 @@ def test_build_list_and_verify(folder: Path, capsys: pytest.CaptureFixture[str])
     assert status == 0
     assert f"Endgame tables in {folder}" in out
     assert out.count("not built") == 2
+    assert "What each table was measured to add" not in out  # these two were never measured
 
     status, out = run(capsys, "build", ROW3.name)
     assert status == 0
@@ -56,6 +57,17 @@ def test_build_list_and_verify(folder: Path, capsys: pytest.CaptureFixture[str])
     assert status == 0
     assert f"ok  {ROW3.name}" in out
     assert SNAKE11.name not in out  # not built: nothing to verify
+
+
+def test_the_list_says_what_each_table_was_measured_to_add(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        formations_module, "MEASURED", {ROW3.name: "one finding", SNAKE11.name: "one finding"}
+    )
+    out = run(capsys, "list")[1]
+    assert "What each table was measured to add" in out
+    assert f"- {ROW3.name}, {SNAKE11.name}: one finding" in out  # measured together: one line
 
 
 def test_build_without_names_builds_the_default_set(

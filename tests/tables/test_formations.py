@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from py2048.tables import FORMATIONS, Formation
+from py2048.tables.formations import MEASURED
 from tests.tables.conftest import CAPPED, ROW3
 
 
@@ -33,6 +34,12 @@ def test_caps_that_do_not_fit_the_free_cells_are_refused(caps: tuple[int, ...]) 
 
 def test_every_built_in_formation_can_build_its_target() -> None:
     assert all(formation.can_build_target() for formation in FORMATIONS)
+
+
+def test_every_built_in_table_says_what_it_was_measured_to_add() -> None:
+    names = {formation.name for formation in FORMATIONS}
+    assert set(MEASURED) == names
+    assert all(MEASURED[name].strip() for name in names)
 
 
 def test_caps_that_forbid_the_last_merge_are_seen() -> None:

@@ -437,6 +437,14 @@ def list_tables(folder: Path, console: Console) -> int:
     perfect_row = perfect_command.list_row(folder)
     table.add_row(*perfect_row)
     console.print(table)
+    measured: dict[str, list[str]] = {}
+    for formation in formations.FORMATIONS:
+        if formation.name in formations.MEASURED:
+            measured.setdefault(formations.MEASURED[formation.name], []).append(formation.name)
+    if measured:
+        console.print('What each table was measured to add (docs/results.md, "Endgame tables"):')
+        for finding, names in measured.items():
+            console.print(f"- {', '.join(names)}: {finding}", highlight=False)
     console.print(
         f"`2048 tables build` builds those of at most {_millions(DEFAULT_MAX_ENTRIES)}, "
         f"`2048 tables verify` checks built files whole. Set {ENVIRONMENT_VARIABLE} to keep "

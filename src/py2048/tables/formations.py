@@ -200,6 +200,10 @@ def _snake(length: int, target: int, caps_along: tuple[int, ...] = ()) -> Format
 _CAPS_FOR_512 = (256, 256, 128, 128, 64, 64, 32, 32, 16, 16, 16)
 """What a free cell may hold on the way to a 512, along the snake from the target cell."""
 
+_CAPS_FOR_2048 = (1024, 1024, 512, 256, 128, 64, 64, 32, 32, 16, 16, 16)
+"""What a free cell may hold on the way to a 2048 behind four large tiles, along the snake from
+the target cell: the chain 1024 .. 16 the build needs, and small tiles beyond it."""
+
 FORMATIONS: list[Formation] = [
     _snake(8, 128),
     _snake(8, 256),
@@ -210,6 +214,7 @@ FORMATIONS: list[Formation] = [
     _snake(7, 512, caps_along=_CAPS_FOR_512[:9]),
     _snake(6, 512, caps_along=_CAPS_FOR_512[:10]),
     _snake(5, 512, caps_along=_CAPS_FOR_512),
+    _snake(4, 2048, caps_along=_CAPS_FOR_2048),
 ]
 """The built-in formations: snakes of 5 to 8 large tiles from the top-left corner (any corner,
 through the look-up's symmetries), each with the tile to build next to its last one; the 512
@@ -217,7 +222,27 @@ tables cap their free cells to stay near a billion positions. Chosen by measurem
 (``docs/solver-reference.md``, "Playing with the tables"): the solver asks a table only where the
 smallest large tile is at least 128 (256 before the search was pulled toward the snake) and the
 target is that tile or half of it; a capped snake of five building a 256 made the late game worse. A
-capped snake of five building a 1024 (1.9 billion positions) answered too seldom to help."""
+capped snake of five building a 1024 (1.9 billion positions) answered too seldom to help, and
+snakes of four building a 512 or a 1024 (near-certain goals in twelve cells) made it worse.
+snake4-2048 builds the 2048 that completes a chain of four (16384, 8192, 4096, 2048: its success
+is the 32768) in twelve capped cells: 19.2 billion positions, 38.4 GB, built only by name;
+tighter caps (8 on the last row, 4.7 billion positions) made play worse."""
+
+
+_SIX = "together, late-game set A at d2: 12 of 110 positions reach 32768, against 1 with no table"
+_THREE_512 = "added to the six, set A at d2: 21 of 110 reach 32768, against 12"
+MEASURED: dict[str, str] = {
+    **{name: _SIX for name in ("snake8-128", "snake8-256", "snake7-128", "snake7-256")},
+    **{name: _SIX for name in ("snake6-128", "snake6-256")},
+    **{name: _THREE_512 for name in ("snake7-512", "snake6-512", "snake5-512")},
+    "snake4-2048": (
+        "added to the nine, 200 whole games at d2: 35.5% reach 32768, against 33.5% "
+        "(21 games gained, 17 lost: no gain shown)"
+    ),
+}
+"""What each built-in table was measured to add to play (``2048 tables list`` shows it; the
+runs and their commands are in ``docs/results.md``, "Endgame tables"). Tables measured
+together share one line."""
 
 
 def get_formation(name: str) -> Formation:
