@@ -533,22 +533,20 @@ def reset_peak_memory() -> bool:
 def peak_memory() -> int:
     """This process's peak resident memory in bytes since the last reset (Linux ``VmHWM``);
     0 where the system does not say."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return 0
-    return 0
+    return _proc_bytes("/proc/self/status", "VmHWM:") or 0
 
 
 def available_memory() -> int | None:
     """Bytes of memory the system says it can give (Linux ``MemAvailable``); None elsewhere."""
+    return _proc_bytes("/proc/meminfo", "MemAvailable:")
+
+
+def _proc_bytes(path: str, field: str) -> int | None:
+    """The ``field: N kB`` line of a Linux ``/proc`` file, in bytes; None where there is none."""
     try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
+        with open(path, encoding="ascii") as handle:
             for line in handle:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         return None
