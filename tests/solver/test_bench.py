@@ -292,10 +292,41 @@ def test_the_header_names_the_tables_of_the_json(tmp_path, capsys):
     assert str(tables_dir()) in line
     compact = [n for n in report["settings"]["tables"] if n.endswith(" (compact)")]
     assert f"the compact table for {len(compact)} formation(s)" in line
+    built = [n for n in report["settings"]["tables"] if not n.endswith(" (compact)")]
+    assert sorted(report["settings"]["table_checksums"]) == sorted(built)
     assert "outside every clock" in out
     assert report["settings"]["budget"] == "time"
     assert main([*args, "--no-tables"]) == 0
     assert "tables: none (--no-tables)" in capsys.readouterr().out
+
+
+def test_the_json_tells_two_builds_of_one_table_apart(tmp_path, monkeypatch):
+    """Each built table's checksum is recorded beside its name: a table built again with other
+    caps keeps its name, so the name alone does not say which games a run played."""
+    import py2048.tables.formations as formations_module
+    from py2048.solver.endgame import forget_tables
+    from py2048.tables import Formation, open_table
+    from py2048.tables.builder import build_table
+
+    def checksums(formation: Formation, folder) -> dict[str, str]:
+        build_table(formation, folder, clock=lambda: 0.0, memory=lambda: 0)
+        monkeypatch.setattr(formations_module, "FORMATIONS", [formation])
+        monkeypatch.setenv("PY2048_TABLES_DIR", str(folder))
+        forget_tables()
+        path = folder / "bench.json"
+        args = ["bench", "--games", "1", "--seed", "40", "--depth", "0", "--workers", "1"]
+        try:
+            assert main([*args, "--json", str(path)]) == 0
+        finally:
+            forget_tables()
+        found = json.loads(path.read_text())["settings"]["table_checksums"]
+        assert found == {formation.name: open_table(formation, folder).header.checksum}
+        return found
+
+    wide = Formation("row3-32", fixed=tuple(range(12)), target=32, target_cells=(12,))
+    capped = Formation("row3-32", fixed=tuple(range(12)), target=32, target_cells=(12,),
+                       caps=(16, 16, 8, 8))  # fmt: skip
+    assert checksums(wide, tmp_path / "a") != checksums(capped, tmp_path / "b")
 
 
 def test_a_preset_benched_with_a_budget_in_positions_says_so(tmp_path, capsys):

@@ -72,6 +72,12 @@ def test_without_tables_the_same_board_is_searched(row3: TableSet) -> None:
     assert advise(board, NO_TABLES).source == "search"
 
 
+def test_a_table_set_knows_each_built_table_by_its_checksum(row3: TableSet, folder: Path) -> None:
+    assert row3.checksums == (open_table(ROW3, folder).header.checksum,)
+    assert row3.checksums[0].startswith("blake2b-256")
+    assert TableSet.of([]).checksums == ()
+
+
 def test_by_default_a_table_answers_only_for_a_chain_of_large_tiles(folder: Path) -> None:
     defaults = TableSet.of([open_table(ROW3, folder)])
     board = [*TOP[:2], [128, 256, 64, 128], [2, 0, 4, 8]]  # the chain ends in a 64

@@ -32,6 +32,7 @@ def bench_report(
             "evaluator": settings.evaluator_name(),
             "network": _network(settings),
             "tables": list(_table_names(settings)),
+            "table_checksums": _table_checksums(settings),
             "workers": None if settings.ray_address else settings.worker_count(),
             "ray": settings.ray_address is not None,
         },
@@ -89,6 +90,17 @@ def tables_line(settings: BenchSettings) -> str:
         if compact
         else f"tables: {built} in {tables_dir()}"
     )
+
+
+def _table_checksums(settings: BenchSettings) -> dict[str, str]:
+    """Each built table's checksum by its label (as in ``tables``): two builds of one name
+    with other caps, or the same values at 1 byte, are different tables."""
+    if not settings.uses_tables or not settings.board_size.classic:
+        return {}
+    from py2048.solver.endgame import endgame_tables
+
+    loaded = endgame_tables()
+    return dict(zip(loaded.labels, loaded.checksums, strict=False))
 
 
 def _table_names(settings: BenchSettings) -> tuple[str, ...]:

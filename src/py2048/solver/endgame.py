@@ -162,6 +162,9 @@ class TableSet:
     names: tuple[str, ...]
     targets: tuple[int, ...]
     record: EndgameTables
+    checksums: tuple[str, ...] = ()
+    """The built tables' checksums (their headers' ``checksum``), in the order of the first
+    names: what tells two builds of one name apart (other caps, another code book)."""
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -230,7 +233,7 @@ class TableSet:
         )
         names = tuple(f.name for f in full) + tuple(f"{f.name} (compact)" for f in kept)
         targets = tuple(f.target for f in full + kept)
-        return cls(names, targets, record)
+        return cls(names, targets, record, tuple(t.header.checksum for t in tables))
 
 
 NO_TABLES = TableSet.of([])
