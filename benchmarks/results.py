@@ -63,7 +63,9 @@ def _network(settings: dict[str, Any]) -> str:
     if network is None:
         return "none"
     name = "shipped" if network["shipped"] else Path(network["file"]).name
-    return f"{name} ({network['sha256'][:8]})"
+    downgrade = network.get("downgrade_from")  # recorded since 2026-12-05
+    read = f", downgraded from {downgrade}" if downgrade else ""
+    return f"{name} ({network['sha256'][:8]}{read})"
 
 
 def _rate(summary: dict[str, Any], tile: int) -> str:

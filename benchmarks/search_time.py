@@ -11,12 +11,18 @@ solver's speed figures (``2048 bench``); this says which part of a search costs 
 
     nice python benchmarks/search_time.py --games 2 --seed 2001
     python benchmarks/search_time.py --evaluators ntuple-snake --cutoffs rule,32,16
+    python benchmarks/search_time.py --evaluators ntuple-snake,ntuple-snake@as-is --rounds 3
+
+A name ending in ``@as-is`` is that network evaluation reading every board as it is, without
+the solver's downgrading from :data:`py2048.evaluation.tuples.DOWNGRADE_FROM` up (what the
+downgrading costs). ``--rounds`` repeats the whole comparison, interleaved.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from itertools import product
 
 import numpy as np
 from numba import njit
@@ -24,6 +30,9 @@ from numba import njit
 # internal but for the evaluation: this script times the search kernel itself, with its counters
 from py2048.engine.board import ROW_TABLES
 from py2048.evaluation import Evaluator, get_evaluator
+from py2048.evaluation.ntuple import chosen_network, int16_evaluator
+from py2048.evaluation.snake import PULL
+from py2048.evaluation.tuples import tuple_layout
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -83,6 +92,27 @@ def timed_search(
     return nodes, time.perf_counter() - started
 
 
+AS_IS = "@as-is"
+
+
+def evaluator_named(name: str) -> Evaluator:
+    """The evaluation of this name; with ``@as-is``, a network one that never downgrades."""
+    if not name.endswith(AS_IS):
+        return get_evaluator(name)
+    base = name.removesuffix(AS_IS)
+    if base not in ("ntuple", "ntuple-snake"):
+        raise SystemExit(f"{AS_IS} applies to ntuple and ntuple-snake, not {base!r}")
+    weights = chosen_network().weights
+    return int16_evaluator(
+        tuple_layout(weights.tuples, weights.stage_tiles),
+        weights.scale,
+        weights.entries,
+        name,
+        PULL if base == "ntuple-snake" else 0.0,
+        downgrade_from=0,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2)
@@ -90,6 +120,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--evaluators", default="ntuple,ntuple-snake,heuristic")
     parser.add_argument("--cutoffs", default="rule", help="'rule' or N for 1 in N, by commas")
+    parser.add_argument("--rounds", type=int, default=1, help="repeat the comparison")
     args = parser.parse_args()
     boards = searched_boards(args.games, args.seed, args.depth)
     print(
@@ -98,8 +129,8 @@ def main() -> None:
         f"at d{args.depth}:"
     )
     print(f"{'evaluation':<14} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}")
-    for name in args.evaluators.split(","):
-        evaluator = get_evaluator(name)
+    evaluators = {name: evaluator_named(name) for name in args.evaluators.split(",")}
+    for _, (name, evaluator) in product(range(args.rounds), evaluators.items()):
         for cutoff_name in args.cutoffs.split(","):
             cutoff = (
                 probability_cutoff(args.depth) if cutoff_name == "rule" else 1 / int(cutoff_name)

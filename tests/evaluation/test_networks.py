@@ -109,6 +109,7 @@ def test_with_nothing_installed_the_shipped_network_plays(folder: Path) -> None:
     in_use = network_in_use()
     assert in_use["shipped"] is True and in_use["chosen_by"] == SHIPPED
     assert "no installed network measured stronger" in str(in_use["why"])
+    assert in_use["downgrade_from"] == 16384  # kept runs say how the network read their boards
 
 
 def test_the_strongest_installed_network_plays(folder: Path) -> None:

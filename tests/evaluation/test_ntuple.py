@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack_exponents, unpack
-from py2048.evaluation.ntuple import weights_path
+from py2048.evaluation.ntuple import int16_evaluator, weights_path
 from py2048.evaluation.storage import load_int16_weights, quantise
+from py2048.evaluation.tuples import DOWNGRADE_FROM, downgraded_board, network_board
 from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator
 from py2048.learn.play import play_greedy
 from py2048.solver import available_evaluators, best_move
@@ -78,6 +79,27 @@ def test_the_compiled_kernel_picks_the_stage_of_every_largest_tile(top: int) -> 
             cells[int(rng.integers(16))] = top
             lo, hi = pack_exponents(cells)
             assert evaluator(lo, hi) == max(network.value_packed(lo, hi), 0.0)
+
+
+def downgrading_evaluator(network: NTupleNetwork, tile: int = DOWNGRADE_FROM):
+    scale, entries = quantise(network.weights)
+    return int16_evaluator(network.layout, scale, entries, "ntuple", downgrade_from=tile)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=exponent_lists, shape=st.integers(0, len(SHAPES) - 1))
+def test_a_downgrading_kernel_reads_the_downgraded_board(cells: list[int], shape: int) -> None:
+    network = SHAPES[shape]
+    lo, hi = pack_exponents(cells)
+    read = int(downgraded_board(np.uint64(network_board(np.uint64(lo), np.uint64(hi))), 14))
+    assert downgrading_evaluator(network)(lo, hi) == max(network.value_packed(read, 0), 0.0)
+    if max(cells) < 14:
+        assert downgrading_evaluator(network)(lo, hi) == network_evaluator(network)(lo, hi)
+
+
+def test_a_downgrading_tile_must_be_a_power_of_two() -> None:
+    with pytest.raises(ValueError, match="downgrade_from"):
+        downgrading_evaluator(SHAPES[0], 3000)
 
 
 @pytest.fixture(scope="module")

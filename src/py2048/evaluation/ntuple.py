@@ -46,9 +46,13 @@ from py2048.evaluation.networks import (
 from py2048.evaluation.snake import MIN_EXPONENT, PULL, snake_sum
 from py2048.evaluation.storage import Int16Weights, WeightsError, load_int16_weights
 from py2048.evaluation.tuples import (
+    DOWNGRADE_FROM,
     Plan,
+    downgraded_board,
+    has_exponent_at_least,
     layout_plan,
     network_board,
+    nibble_max,
     symmetric_boards,
     table_index,
     tuple_layout,
@@ -59,10 +63,17 @@ WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
 
 
 def int16_evaluator(
-    layout: np.ndarray, scale: float, entries: np.ndarray, name: str, pull: float = 0.0
+    layout: np.ndarray,
+    scale: float,
+    entries: np.ndarray,
+    name: str,
+    pull: float = 0.0,
+    downgrade_from: int = 0,
 ) -> Evaluator:
     """The evaluation of a network whose entries are int16 steps of ``scale``, plus ``pull``
-    times the board's :func:`~py2048.evaluation.snake.snake_sum` (none by default).
+    times the board's :func:`~py2048.evaluation.snake.snake_sum` (none by default); from a
+    largest tile of ``downgrade_from`` up (0: never), the network reads the board downgraded
+    (:func:`~py2048.evaluation.tuples.downgraded_board`).
 
     The Evaluator's ``weights`` are those entries, two to a float32 word, as the evaluation
     interface passes every table as float32. With a pull, its ``baseline`` is the pull of the
@@ -72,7 +83,7 @@ def int16_evaluator(
         entries = np.append(entries, np.int16(0))
     return Evaluator(
         name,
-        value_kernel(layout, scale, pull),
+        value_kernel(layout, scale, pull, downgrade_from),
         entries.view(np.float32).reshape(1, -1),
         layout,
         gain_weight=1.0,
@@ -80,9 +91,13 @@ def int16_evaluator(
     )
 
 
-def value_kernel(layout: np.ndarray, scale: float, pull: float = 0.0) -> Dispatcher:
+def value_kernel(
+    layout: np.ndarray, scale: float, pull: float = 0.0, downgrade_from: int = 0
+) -> Dispatcher:
     """The solver kernel for a network of this layout and int16 scale: its value, never below 0
-    (0 is the value of a lost game), plus ``pull`` times the board's snake sum.
+    (0 is the value of a lost game), plus ``pull`` times the board's snake sum; boards whose
+    largest tile is at least ``downgrade_from`` (0: none) are read downgraded, their stage (in
+    a network with stages) being that of the board as read.
 
     The layout (which table, which masks and shifts read each tuple;
     :func:`~py2048.evaluation.tuples.layout_plan`), the scale and the pull are compiled into the
@@ -91,19 +106,27 @@ def value_kernel(layout: np.ndarray, scale: float, pull: float = 0.0) -> Dispatc
     caches one compiled kernel per layout, scale and pull on disk, so only a new network compiles
     (about a second).
     """
-    return _compiled_kernel(layout_plan(layout), float(scale), float(pull))
+    if downgrade_from and (downgrade_from < 4 or downgrade_from & (downgrade_from - 1)):
+        raise ValueError(f"downgrade_from must be a tile from 4 up, got {downgrade_from}")
+    exponent = int(downgrade_from).bit_length() - 1 if downgrade_from else 0
+    return _compiled_kernel(layout_plan(layout), float(scale), float(pull), exponent)
 
 
 @lru_cache(maxsize=16)
-def _compiled_kernel(planned: Plan, scale: float, pull: float) -> Dispatcher:
+def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -> Dispatcher:
     plan, runs, staged = planned
 
     @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
     def ntuple_value(lo, hi, weights, layout):
         table = weights[0].view(np.int16)
         top = max_exponent(lo, hi) if staged else 0
+        read = network_board(lo, hi)
+        if downgrade > 0 and has_exponent_at_least(read, downgrade):
+            read = downgraded_board(read, downgrade)
+            if staged:
+                top = nibble_max(read)
         total = 0
-        for board in symmetric_boards(network_board(lo, hi)):
+        for board in symmetric_boards(read):
             for row in plan:
                 if row[1] <= top < row[2]:
                     total += table[table_index(board, row, runs)]
@@ -266,7 +289,8 @@ def network_in_use() -> dict[str, object]:
     be): its file, whether it is the shipped one, the first 16 hex digits of the file's
     SHA-256 (so that a result can say which network played it), its name (an installed
     network's, ``"shipped"``, or None for a file ``PY2048_NTUPLE_WEIGHTS`` names), what chose
-    it (``"PY2048_NTUPLE_WEIGHTS"``, ``"strongest measured"`` or ``"shipped"``) and why."""
+    it (``"PY2048_NTUPLE_WEIGHTS"``, ``"strongest measured"`` or ``"shipped"``), why, and the
+    largest tile from which the solver reads boards downgraded (:data:`DOWNGRADE_FROM`)."""
     choice = chosen_network()
     return {
         "file": str(choice.path),
@@ -275,6 +299,7 @@ def network_in_use() -> dict[str, object]:
         "name": choice.name,
         "chosen_by": choice.chosen_by,
         "why": choice.why,
+        "downgrade_from": DOWNGRADE_FROM,
     }
 
 
@@ -299,4 +324,6 @@ def snake_evaluator() -> Evaluator:
 def _shipped(name: str, pull: float = 0.0) -> Evaluator:
     weights = chosen_network().weights
     layout = tuple_layout(weights.tuples, weights.stage_tiles)
-    return int16_evaluator(layout, weights.scale, weights.entries, name, pull)
+    return int16_evaluator(
+        layout, weights.scale, weights.entries, name, pull, downgrade_from=DOWNGRADE_FROM
+    )
