@@ -249,6 +249,15 @@ def has_exponent_at_least(board: np.uint64, exponent: int) -> bool:
     return bool((even | odd) != np.uint64(0))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _nibbles_above(board: np.uint64, exponent: int | np.int64) -> np.uint64:
+    """A 1 in each nibble of the board that holds more than ``exponent`` (0 to 14), else 0."""
+    add = np.uint64(15 - exponent) * _BYTE_ONES
+    even = ((board & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
+    odd = (((board >> np.uint64(4)) & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
+    return (even >> np.uint64(4)) | odd
+
+
 @njit(cache=True, nogil=True)
 def downgraded_board(board: np.uint64, from_exponent: int) -> np.uint64:
     """A nibble board as the solver's network reads it once its largest tile is at least
@@ -271,11 +280,7 @@ def downgraded_board(board: np.uint64, from_exponent: int) -> np.uint64:
             gap -= 1
         if gap < 1:
             break
-        read = np.uint64(0)
-        for cell in range(16):
-            e = np.int64((current >> np.uint64(4 * cell)) & _NIBBLE)
-            read |= np.uint64(e - 1 if e > gap else e) << np.uint64(4 * cell)
-        current = read
+        current -= _nibbles_above(current, gap)
         present = (present & ((1 << gap) - 1)) | ((present >> (gap + 1)) << gap)
         top -= 1
     return current
