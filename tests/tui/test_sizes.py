@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from rich.console import Console
 from textual.widgets import Input, OptionList, Static
@@ -31,7 +31,7 @@ from py2048.tui.screens.size import SizeScreen
 from py2048.tui.settings import Settings
 from py2048.tui.storage import BEST_SCORE_FILE, GAME_FILE, Storage, size_file
 from py2048.tui.widgets.advice import AdvicePanel, advice_lines
-from py2048.tui.widgets.board import SPACINGS, Tile, fit, label
+from py2048.tui.widgets.board import SHORT_WIDTH, SPACINGS, Tile, fit, label
 from py2048.tui.widgets.scores import ScoreBox
 from tests.tui.support import (
     FakeAdvice,
@@ -185,6 +185,7 @@ def test_a_number_too_wide_for_its_tile_is_written_short(
     st.integers(min_value=8, max_value=80),
     st.integers(min_value=1, max_value=20),
 )
+@example(BoardSize(rows=3, cols=8), 48, 8, 1)  # the most generous spacing left only 3 columns
 def test_the_board_fits_its_room_with_tiles_of_one_size(
     size: BoardSize, width: int, height: int, widest: int
 ) -> None:
@@ -200,7 +201,8 @@ def test_the_board_fits_its_room_with_tiles_of_one_size(
         pad_x, pad_y, gap_x, gap_y = spacing
         room_x = (width - 2 * pad_x - (size.cols - 1) * gap_x) // size.cols
         room_y = (height - 2 * pad_y - (size.rows - 1) * gap_y) // size.rows
-        assert room_y < 1 or min(room_x, 2 * min(room_y, 7) + 2, 16) < widest + 2
+        room = max(widest + 2, SHORT_WIDTH)
+        assert room_y < 1 or min(room_x, 2 * min(room_y, 7) + 2, 16) < room
 
 
 def test_a_4x4_board_keeps_its_big_tiles() -> None:

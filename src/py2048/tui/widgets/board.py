@@ -31,6 +31,9 @@ FIRST_ROOM = (48, 18)
 """The room a board is laid out in before its container says how much it has: the least any
 terminal the game lays out in gives it."""
 _UNITS = ((60, "E"), (50, "P"), (40, "T"), (30, "G"), (20, "M"), (10, "k"))
+SHORT_WIDTH = 4
+"""Characters any number takes written short (``512k``, ``32E``): the least room a tile is
+given where a spacing allows it, so that the next, larger numbers still fit."""
 
 
 def label(value: int, width: int) -> str:
@@ -73,9 +76,10 @@ class Layout:
 def fit(size: BoardSize, width: int, height: int, widest: int = 1) -> Layout:
     """The layout of a board of ``size`` in ``width`` x ``height`` characters, whose widest
     number is ``widest`` characters: the most generous spacing of :data:`SPACINGS` that leaves
-    that number a character either side, else one where it fits exactly, else the one with the
-    widest tiles. Tiles are as large as the room allows, up to the largest tile, and never
-    more than about twice as wide as tall (a terminal's characters are twice as tall as wide)."""
+    that number a character either side with tiles at least :data:`SHORT_WIDTH` wide, else one
+    where it fits exactly (in tiles that wide still), else the one with the widest tiles. Tiles
+    are as large as the room allows, up to the largest tile, and never more than about twice as
+    wide as tall (a terminal's characters are twice as tall as wide)."""
     rows, cols = size
     layouts = []
     for pad_x, pad_y, gap_x, gap_y in SPACINGS:
@@ -85,7 +89,7 @@ def fit(size: BoardSize, width: int, height: int, widest: int = 1) -> Layout:
         tile_width = min(tile_width, MAX_TILE_WIDTH, max(2 * tile_height + 2, 6))
         layouts.append(Layout(size, tile_width, tile_height, pad_x, pad_y, gap_x, gap_y))
     shown = [layout for layout in layouts if layout.tile_height >= 1] or layouts[-1:]
-    for room in (widest + 2, widest):
+    for room in (max(widest + 2, SHORT_WIDTH), max(widest, SHORT_WIDTH)):
         for layout in shown:
             if layout.tile_width >= room:
                 return layout
