@@ -240,22 +240,19 @@ _BYTE_ONES = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def has_exponent_at_least(board: np.uint64, exponent: int) -> bool:
-    """Whether some cell of a nibble board holds at least ``exponent`` (1 to 15): each nibble,
-    in a byte of its own, carries into bit 4 when ``16 - exponent`` is added to it."""
-    add = np.uint64(16 - exponent) * _BYTE_ONES
-    even = ((board & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
-    odd = (((board >> np.uint64(4)) & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
-    return bool((even | odd) != np.uint64(0))
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _nibbles_above(board: np.uint64, exponent: int | np.int64) -> np.uint64:
-    """A 1 in each nibble of the board that holds more than ``exponent`` (0 to 14), else 0."""
+    """A 1 in each nibble of the board that holds more than ``exponent`` (0 to 14), else 0:
+    each nibble, in a byte of its own, carries into bit 4 when ``15 - exponent`` is added."""
     add = np.uint64(15 - exponent) * _BYTE_ONES
     even = ((board & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
     odd = (((board >> np.uint64(4)) & _LOW_NIBBLES) + add) & _NIBBLE_CARRIES
     return (even >> np.uint64(4)) | odd
+
+
+@njit(cache=True, nogil=True, inline="always")
+def has_exponent_at_least(board: np.uint64, exponent: int) -> bool:
+    """Whether some cell of a nibble board holds at least ``exponent`` (1 to 15)."""
+    return bool(_nibbles_above(board, exponent - 1) != np.uint64(0))
 
 
 @njit(cache=True, nogil=True)
