@@ -15,7 +15,13 @@ solver's speed figures (``2048 bench``); this says which part of a search costs 
 
 A name ending in ``@as-is`` is that network evaluation reading every board as it is, without
 the solver's downgrading from :data:`py2048.evaluation.tuples.DOWNGRADE_FROM` up (what the
-downgrading costs). ``--rounds`` repeats the whole comparison, interleaved.
+downgrading costs). A name ``ntuple@FILE`` or ``ntuple-snake@FILE`` is that evaluation with the
+network of a weights file (``2048 train --export``) instead of the one in use, so networks of
+other shapes are timed on the same boards in the same run; the boards are those the network in
+use chose, and the tree of a search does not depend on the evaluation's values, so every
+network searches the same positions. ``--rounds`` repeats the whole comparison, interleaved.
+
+    python benchmarks/search_time.py --evaluators ntuple-snake,ntuple-snake@net-6x6.npz --rounds 2
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ from py2048.engine.board import ROW_TABLES
 from py2048.evaluation import Evaluator, get_evaluator
 from py2048.evaluation.ntuple import chosen_network, int16_evaluator
 from py2048.evaluation.snake import PULL
-from py2048.evaluation.tuples import tuple_layout
+from py2048.evaluation.storage import WeightsError, load_int16_weights
+from py2048.evaluation.tuples import DOWNGRADE_FROM, tuple_layout
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -96,20 +103,27 @@ AS_IS = "@as-is"
 
 
 def evaluator_named(name: str) -> Evaluator:
-    """The evaluation of this name; with ``@as-is``, a network one that never downgrades."""
-    if not name.endswith(AS_IS):
+    """The evaluation of this name; with ``@as-is``, a network one that never downgrades; with
+    ``@FILE``, a network one with the network of that weights file."""
+    if "@" not in name:
         return get_evaluator(name)
-    base = name.removesuffix(AS_IS)
+    base, _, where = name.partition("@")
     if base not in ("ntuple", "ntuple-snake"):
-        raise SystemExit(f"{AS_IS} applies to ntuple and ntuple-snake, not {base!r}")
-    weights = chosen_network().weights
+        raise SystemExit(f"@ applies to ntuple and ntuple-snake, not {base!r}")
+    if where == AS_IS[1:]:
+        weights, downgrade_from = chosen_network().weights, 0
+    else:
+        try:
+            weights, downgrade_from = load_int16_weights(where), DOWNGRADE_FROM
+        except (OSError, WeightsError) as error:
+            raise SystemExit(f"{name}: {error}") from None
     return int16_evaluator(
         tuple_layout(weights.tuples, weights.stage_tiles),
         weights.scale,
         weights.entries,
         name,
         PULL if base == "ntuple-snake" else 0.0,
-        downgrade_from=0,
+        downgrade_from=downgrade_from,
     )
 
 
@@ -128,8 +142,11 @@ def main() -> None:
         f"game{'s' if args.games != 1 else ''} (seeds {args.seed}+, c-rand), searched again "
         f"at d{args.depth}:"
     )
-    print(f"{'evaluation':<14} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}")
     evaluators = {name: evaluator_named(name) for name in args.evaluators.split(",")}
+    width = max(14, *(len(name) for name in evaluators))
+    print(
+        f"{'evaluation':<{width}} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}"
+    )
     for _, (name, evaluator) in product(range(args.rounds), evaluators.items()):
         for cutoff_name in args.cutoffs.split(","):
             cutoff = (
@@ -137,7 +154,8 @@ def main() -> None:
             )
             nodes, seconds = timed_search(boards, args.depth, evaluator, cutoff)
             print(
-                f"{name:<14} {'1/' + str(round(1 / cutoff)):>8} {len(boards) / seconds:>9,.0f} "
+                f"{name:<{width}} {'1/' + str(round(1 / cutoff)):>8} "
+                f"{len(boards) / seconds:>9,.0f} "
                 f"{nodes / len(boards):>11,.0f} {nodes / seconds / 1e6:>10.2f}"
             )
 

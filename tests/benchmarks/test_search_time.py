@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
-from benchmarks.search_time import searched_boards, timed_search
+import pytest
+from benchmarks.search_time import evaluator_named, searched_boards, timed_search
 
 from py2048.engine.board import ROW_TABLES
+from py2048.evaluation.ntuple import playing_with, shipped_weights_path
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -34,3 +39,24 @@ def test_the_timed_loop_visits_the_nodes_the_solver_visits() -> None:
         )
         expected += counters[NODES]
     assert nodes == expected > 0 and seconds > 0
+
+
+def test_a_network_named_by_its_file_evaluates_as_the_solver_reads_that_network() -> None:
+    boards = searched_boards(games=1, seed=7, depth=0)[:40]
+    with playing_with(shipped_weights_path()):
+        in_use = get_evaluator("ntuple-snake")
+        named = evaluator_named(f"ntuple-snake@{shipped_weights_path()}")
+        assert [named(lo, hi) for lo, hi in boards] == [in_use(lo, hi) for lo, hi in boards]
+        as_is = evaluator_named("ntuple-snake@as-is")
+        late = np.uint64(0xEC00000000000021)  # a 16384 beside a 4096, no 8192: read downgraded
+        zero = np.uint64(0)
+        assert named(late, zero) == in_use(late, zero) != as_is(late, zero)
+
+
+def test_a_weights_file_that_cannot_be_read_stops_with_its_name(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a weights file")
+    with pytest.raises(SystemExit, match=re.escape(str(broken))):
+        evaluator_named(f"ntuple@{broken}")
+    with pytest.raises(SystemExit, match="heuristic"):
+        evaluator_named(f"heuristic@{broken}")
