@@ -36,10 +36,9 @@ from numba import njit
 # internal but for the evaluation: this script times the search kernel itself, with its counters
 from py2048.engine.board import ROW_TABLES
 from py2048.evaluation import Evaluator, get_evaluator
-from py2048.evaluation.ntuple import chosen_network, int16_evaluator
+from py2048.evaluation.ntuple import chosen_network, int16_evaluator, playing_with
 from py2048.evaluation.snake import PULL
-from py2048.evaluation.storage import WeightsError, load_int16_weights
-from py2048.evaluation.tuples import DOWNGRADE_FROM, tuple_layout
+from py2048.evaluation.tuples import tuple_layout
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
     COUNTER_SLOTS,
@@ -104,26 +103,26 @@ AS_IS = "@as-is"
 
 def evaluator_named(name: str) -> Evaluator:
     """The evaluation of this name; with ``@as-is``, a network one that never downgrades; with
-    ``@FILE``, a network one with the network of that weights file."""
+    ``@FILE``, that evaluation as the solver makes it with the network of that weights file."""
     if "@" not in name:
         return get_evaluator(name)
     base, _, where = name.partition("@")
     if base not in ("ntuple", "ntuple-snake"):
         raise SystemExit(f"@ applies to ntuple and ntuple-snake, not {base!r}")
-    if where == AS_IS[1:]:
-        weights, downgrade_from = chosen_network().weights, 0
-    else:
+    if where != AS_IS[1:]:
         try:
-            weights, downgrade_from = load_int16_weights(where), DOWNGRADE_FROM
-        except (OSError, WeightsError) as error:
+            with playing_with(where):
+                return get_evaluator(base)
+        except (OSError, ValueError) as error:
             raise SystemExit(f"{name}: {error}") from None
+    weights = chosen_network().weights
     return int16_evaluator(
         tuple_layout(weights.tuples, weights.stage_tiles),
         weights.scale,
         weights.entries,
         name,
         PULL if base == "ntuple-snake" else 0.0,
-        downgrade_from=downgrade_from,
+        downgrade_from=0,
     )
 
 
