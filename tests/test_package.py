@@ -220,9 +220,14 @@ def test_the_wheel_ships_py_typed(wheel: Path) -> None:
 @pytest.mark.slow
 def test_the_wheel_ships_the_network_and_the_compact_endgame_table(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    assert "py2048/evaluation/weights/ntuple-4x6.npz" in names
-    assert "py2048/evaluation/weights/ntuple-4x6.json" in names  # its measured strength
+    assert "py2048/evaluation/weights/ntuple-8x6.npz" in names
+    assert "py2048/evaluation/weights/ntuple-8x6.json" in names  # its measured strength
     assert "py2048/tables/data/compact.npz" in names
+
+
+@pytest.mark.slow
+def test_the_wheel_stays_within_100_mb(wheel: Path) -> None:
+    assert wheel.stat().st_size <= 100_000_000  # the shipped network must fit (docs/ntuple.md)
 
 
 def test_the_shipped_compact_table_reads_and_fits_in_10_mb() -> None:

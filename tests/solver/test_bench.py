@@ -296,8 +296,13 @@ def test_the_header_names_the_tables_of_the_json(tmp_path, capsys):
     assert sorted(report["settings"]["table_checksums"]) == sorted(built)
     assert "outside every clock" in out
     assert report["settings"]["budget"] == "time"
-    assert main([*args, "--no-tables"]) == 0
+    from py2048.solver.endgame import MIN_PROBABILITY, MIN_TAIL
+
+    policy = report["settings"]["table_policy"]
+    assert (policy["min_tail"], policy["min_probability"]) == (MIN_TAIL, MIN_PROBABILITY)
+    assert main([*args, "--no-tables", "--json", str(path)]) == 0
     assert "tables: none (--no-tables)" in capsys.readouterr().out
+    assert json.loads(path.read_text())["settings"]["table_policy"] is None
 
 
 def test_the_json_tells_two_builds_of_one_table_apart(tmp_path, monkeypatch):

@@ -62,7 +62,7 @@ FIGURES_FORMAT = "py2048-network-figures"
 FIGURES_VERSION = 1
 SHIPPED_NAME = "shipped"
 """How lists and reasons name the network py2048 ships (no installed network may take it)."""
-SHIPPED_FIGURES = "ntuple-4x6.json"
+SHIPPED_FIGURES = "ntuple-8x6.json"
 GREEDY_FIRST_SEED = 2001
 GREEDY_RNG = "c-rand"
 REPORTED_TILES = (16384, 32768)

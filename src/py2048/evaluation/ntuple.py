@@ -58,7 +58,7 @@ from py2048.evaluation.tuples import (
     tuple_layout,
 )
 
-SHIPPED_WEIGHTS = "ntuple-4x6.npz"
+SHIPPED_WEIGHTS = "ntuple-8x6.npz"
 WEIGHTS_VARIABLE = "PY2048_NTUPLE_WEIGHTS"
 
 

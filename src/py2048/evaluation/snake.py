@@ -23,7 +23,7 @@ MIN_EXPONENT = 8
 """Tiles from 256 up count in the snake. Measured on the late-game positions of
 ``benchmarks/endgame.py`` (``docs/solver-reference.md``, "Pulling the search toward the formation"):
 counting from 128 reached fewer 32768s, from 512 no clearly more. It is the pull's own setting, not
-where the tables start: they answer from chains of 128 (:data:`py2048.solver.endgame.MIN_TAIL`), a
+where the tables start: they answer from chains of 256 (:data:`py2048.solver.endgame.MIN_TAIL`), a
 setting measured on its own."""
 PULL = 1.0
 """The default evaluation's points of value per point of tiles held in the snake (chosen on

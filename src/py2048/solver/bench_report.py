@@ -33,6 +33,7 @@ def bench_report(
             "network": _network(settings),
             "tables": list(_table_names(settings)),
             "table_checksums": _table_checksums(settings),
+            "table_policy": _table_policy(settings),
             "workers": None if settings.ray_address else settings.worker_count(),
             "ray": settings.ray_address is not None,
         },
@@ -102,6 +103,17 @@ def _table_checksums(settings: BenchSettings) -> dict[str, str]:
     loaded = endgame_tables()
     built = loaded.labels[: len(loaded.checksums)]  # the compact table's formations come after
     return dict(zip(built, loaded.checksums, strict=True))
+
+
+def _table_policy(settings: BenchSettings) -> dict[str, object] | None:
+    """When the 4x4 tables' answers are taken (``py2048.solver.endgame.TablePolicy``: the
+    smallest chain they answer for, the chances they need), so that a run says the settings it
+    played with; None where no 4x4 table is asked."""
+    if not settings.uses_tables or not settings.board_size.classic:
+        return None
+    from py2048.solver.endgame import endgame_tables
+
+    return dict(endgame_tables().record.policy._asdict())
 
 
 def _table_names(settings: BenchSettings) -> tuple[str, ...]:

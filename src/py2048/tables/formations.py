@@ -220,7 +220,7 @@ FORMATIONS: list[Formation] = [
 through the look-up's symmetries), each with the tile to build next to its last one; the 512
 tables cap their free cells to stay near a billion positions. Chosen by measurement
 (``docs/solver-reference.md``, "Playing with the tables"): the solver asks a table only where the
-smallest large tile is at least 128 (256 before the search was pulled toward the snake) and the
+smallest large tile is at least 256 (``MIN_TAIL``: 128 with the network shipped before) and the
 target is that tile or half of it; a capped snake of five building a 256 made the late game worse. A
 capped snake of five building a 1024 (1.9 billion positions) answered too seldom to help, and
 snakes of four building a 512 or a 1024 (near-certain goals in twelve cells) made it worse.
