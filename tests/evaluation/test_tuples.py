@@ -25,6 +25,17 @@ def test_default_spec_names_the_default_tuples() -> None:
     assert format_tuples(DEFAULT_TUPLES) == DEFAULT_SPEC
 
 
+def test_shapes_by_name_include_the_shipped_networks() -> None:
+    from py2048.evaluation.networks import shipped_figures
+
+    assert parse_tuples("4x6") == DEFAULT_TUPLES
+    assert parse_tuples(" 8x6 ") == shipped_figures().tuples
+    assert [len(parse_tuples(name)) for name in ("6x6", "8x6")] == [6, 8]
+    assert all(len(cells) == 6 for cells in parse_tuples("8x6"))
+    with pytest.raises(ValueError, match="comma-separated"):
+        parse_tuples("5x6")
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

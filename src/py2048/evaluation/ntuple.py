@@ -5,8 +5,8 @@
 The network estimates the score still to come after an afterstate, so the search adds each
 move's gain to it (``gain_weight`` 1.0), and greedy play with it (depth 0) is how the network
 was trained to play (with its weights rounded to int16 steps, as the shipped file stores them).
-The search reads the entries as int16: half the memory of float32 (134 MB for the default
-tuples) and quicker searches, since more of the tables' busy entries stay in the processor's
+The search reads the entries as int16: half the memory of float32 (268 MB for the shipped
+8 x 6 tuples) and quicker searches, since more of the tables' busy entries stay in the processor's
 caches.
 
 The weights come from the file named by the environment variable ``PY2048_NTUPLE_WEIGHTS``

@@ -47,6 +47,15 @@ DEFAULT_TUPLES: tuple[tuple[int, ...], ...] = (
 
 DEFAULT_SPEC = "0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10"
 
+NAMED_TUPLES: dict[str, str] = {
+    "4x6": DEFAULT_SPEC,
+    "6x6": "0,1,2,4,5,6/4,5,6,7,8,9/0,1,2,3,4,5/2,3,4,5,6,9/0,1,2,5,9,10/3,4,5,6,7,8",
+    "8x6": "0,1,2,4,5,6/4,5,6,7,8,9/0,1,2,3,4,5/2,3,4,5,6,9/0,1,2,5,9,10/3,4,5,6,7,8/"
+    "1,3,4,5,6,7/0,1,4,8,9,10",
+}
+"""Shapes ``--tuples`` also takes by name: the default (Yeh et al. 2016), and TDL2048's
+``6x6patt`` and ``8x6patt``; the network py2048 ships is ``8x6`` (``docs/ntuple.md``)."""
+
 SYMMETRY_COUNT = 8
 
 LAYOUT_OFFSET, LAYOUT_FROM, LAYOUT_BELOW, LAYOUT_RUNS, LAYOUT_FIRST_RUN = 0, 1, 2, 3, 4
@@ -56,9 +65,11 @@ NO_LIMIT = 64
 
 
 def parse_tuples(spec: str) -> tuple[tuple[int, ...], ...]:
-    """Parse ``"0,1,2,3/4,5,6,7"`` (tuples split by ``/``, cells by ``,``) and validate it."""
+    """Parse ``"0,1,2,3/4,5,6,7"`` (tuples split by ``/``, cells by ``,``), or a name of
+    :data:`NAMED_TUPLES` (``"8x6"``), and validate it."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError("tuples must be cells like '0,1,2,3/4,5,6,7', got an empty value")
+    spec = NAMED_TUPLES.get(spec.strip(), spec)
     tuples = []
     for part in spec.split("/"):
         try:

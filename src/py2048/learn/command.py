@@ -91,7 +91,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resume", action="store_true", help="continue the checkpoint")
     parser.add_argument(
-        "--tuples", help='cells of each tuple, e.g. "0,1,2,3,4,5/4,5,6,7,8,9" (cell = 4*row+col)'
+        "--tuples",
+        help='cells of each tuple, e.g. "0,1,2,3,4,5/4,5,6,7,8,9" (cell = 4*row+col), or a '
+        "shape by name: 4x6 (the default), 6x6, 8x6 (the shipped network's)",
     )
     parser.add_argument("--alpha", type=float, help="learning rate (default: 1.0 with TC)")
     parser.add_argument(

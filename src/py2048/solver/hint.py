@@ -199,7 +199,7 @@ def best_move(
     "strong"); with none, the "balanced" preset. ``evaluator`` names the board evaluation:
     "ntuple-snake" (the default: the shipped learned network, pulled toward the endgame
     tables' formation), "ntuple" (the network alone) or "heuristic" (hand-made terms, no
-    134 MB tables to load). Where the board fits a built endgame table (``2048 tables
+    268 MB tables to load). Where the board fits a built endgame table (``2048 tables
     build``), the table answers (``Hint.source`` says so) unless ``tables`` is False. Raises
     ValueError for an impossible board or bad settings. ``budget="nodes"`` caps a preset's
     search in positions instead of milliseconds, so the advice is the same on any machine.
