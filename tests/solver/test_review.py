@@ -34,8 +34,9 @@ def solver_game(moves: int, depth: int = 2, seed: int = SEED) -> Game:
 
 @pytest.fixture(scope="module")
 def played() -> Game:
-    """1400 moves of the review's own best moves: a 2048 sits in a corner from move 1054."""
-    return solver_game(1400, REVIEW_SETTINGS[DEFAULT_SETTING].depth)
+    """2600 moves of the review's own best moves: the largest tile, a 4096, first sits in a
+    corner at move 2340."""
+    return solver_game(2600, REVIEW_SETTINGS[DEFAULT_SETTING].depth)
 
 
 def test_a_game_of_the_solvers_own_best_moves_is_100_percent_accurate(played: Game) -> None:
@@ -62,8 +63,7 @@ def test_best_move_at_the_same_depth_is_the_quick_reviews_best() -> None:
 
 def corner_blunder(game: Game) -> tuple[int, Direction]:
     """The first position of ``game`` with a 2048 where a legal move pulls the largest tile out
-    of its corner and gives up 20% or more (a smaller tile in the corner is cheaper to lose:
-    11% at most for this game's 1024)."""
+    of its corner and gives up 20% or more (a smaller tile in the corner is cheaper to lose)."""
     grader = Grader(REVIEW_SETTINGS[DEFAULT_SETTING].depth)
     replayed = Game(game.seed)
     for number, played in enumerate(game.history, 1):
