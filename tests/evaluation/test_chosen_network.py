@@ -1,4 +1,5 @@
-"""A network chosen with PY2048_NTUPLE_WEIGHTS: used when it is sound, refused by name when not."""
+"""A network chosen with PY2048_NTUPLE_WEIGHTS: used when it is sound, refused by name when not
+(play then goes on with the shipped network; a bench stops)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,31 @@ def test_a_sound_network_is_used(tmp_path: Path, shipped_values: str) -> None:
     result = values_with(tmp_path / "mine.npz")
     assert result.stderr == ""
     assert result.stdout != shipped_values
+
+
+@pytest.mark.parametrize("evaluator", ["ntuple", "ntuple-snake"])
+def test_a_bench_stops_on_a_network_it_cannot_use_instead_of_measuring_another(
+    tmp_path: Path, evaluator: str
+) -> None:
+    missing = tmp_path / "typo.npz"
+    environment = {**os.environ, "PY2048_NTUPLE_WEIGHTS": str(missing)}
+    command = [sys.executable, "-m", "py2048", "bench", "--games", "1", "--depth", "0"]
+    command += ["--workers", "1", "--evaluator", evaluator, "--json", str(tmp_path / "r.json")]
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=environment, timeout=300, check=False
+    )
+    assert result.returncode == 2
+    assert str(missing) in result.stderr
+    assert "PY2048_NTUPLE_WEIGHTS" in result.stderr
+    assert "playing with the network py2048 ships" not in result.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_bench_with_the_heuristic_ignores_the_network_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from py2048.solver.bench import BenchSettings
+
+    monkeypatch.setenv("PY2048_NTUPLE_WEIGHTS", str(tmp_path / "typo.npz"))
+    settings = BenchSettings(games=1, depth=0, evaluator="heuristic").checked()
+    assert settings.evaluator == "heuristic"

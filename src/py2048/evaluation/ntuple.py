@@ -248,6 +248,21 @@ def chosen_network() -> NetworkChoice:
     return choice._replace(skipped=tuple(problems))
 
 
+def check_named_network() -> None:
+    """Raise :class:`~py2048.evaluation.storage.WeightsError` (naming the variable, the file
+    and what is wrong) when ``PY2048_NTUPLE_WEIGHTS`` is set to a file that cannot be used.
+
+    Play falls back to the shipped network with a warning (:func:`chosen_network`); a
+    measurement calls this first instead, so that a typo in the path stops it rather than
+    measuring another network than the one it was asked to."""
+    named = os.environ.get(WEIGHTS_VARIABLE)
+    if named:
+        try:
+            load_int16_weights(named)
+        except WeightsError as exc:
+            raise WeightsError(exc.path, f"{exc.problem} (named by {WEIGHTS_VARIABLE})") from None
+
+
 def _shipped_choice(why: str) -> NetworkChoice:
     path = shipped_weights_path()
     return NetworkChoice(path, load_int16_weights(path), SHIPPED_NAME, SHIPPED, why)

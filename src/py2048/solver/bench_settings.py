@@ -84,8 +84,15 @@ class BenchSettings:
 
             check_grid_evaluator(self.evaluator, self.board_size)
         else:
-            from py2048.evaluation.registry import get_evaluator
+            from py2048.evaluation.ntuple import check_named_network
+            from py2048.evaluation.registry import (
+                DEFAULT_EVALUATOR,
+                NETWORK_EVALUATORS,
+                get_evaluator,
+            )
 
+            if (self.evaluator or DEFAULT_EVALUATOR) in NETWORK_EVALUATORS:
+                check_named_network()  # measure the network asked for, or stop
             get_evaluator(self.evaluator)
         if self.json_path is not None:
             path = Path(self.json_path)
