@@ -28,6 +28,8 @@ from py2048.solver.stats import Summary, summarize
 
 SETTINGS_THAT_MAY_DIFFER = ("games", "seed", "workers")
 """What one chunk's ``settings`` may say differently from another's."""
+NETWORK_FIELDS_THAT_MAY_DIFFER = ("file",)
+"""The network is the same network wherever its file lay: its SHA-256 says which it is."""
 
 
 class ChunkError(ValueError):
@@ -49,13 +51,11 @@ def load_chunks(paths: list[Path]) -> tuple[dict, list[GameRecord], float]:
             wall += float(document["summary"]["wall_seconds"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ChunkError(f"{path}: not a 2048 bench --json file ({exc})") from exc
-        fixed = {k: v for k, v in settings.items() if k not in SETTINGS_THAT_MAY_DIFFER}
         if shared is None:
-            shared = fixed
-        elif fixed != shared:
-            differ = sorted(
-                k for k in fixed.keys() | shared.keys() if fixed.get(k) != shared.get(k)
-            )
+            shared = {k: v for k, v in settings.items() if k not in SETTINGS_THAT_MAY_DIFFER}
+        mine, theirs = comparable(settings), comparable(shared)
+        if mine != theirs:
+            differ = sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
             raise ChunkError(f"{path} was played with other settings ({', '.join(differ)})")
         for record in records:
             if record.seed in games:
@@ -65,6 +65,18 @@ def load_chunks(paths: list[Path]) -> tuple[dict, list[GameRecord], float]:
             games[record.seed] = (record, path)
     assert shared is not None
     return shared, [games[seed][0] for seed in sorted(games)], wall
+
+
+def comparable(settings: dict) -> dict:
+    """The settings that must be equal in every chunk: all but the seeds, the number of games
+    and workers, and the folder the network's file lay in."""
+    fixed = {k: v for k, v in settings.items() if k not in SETTINGS_THAT_MAY_DIFFER}
+    network = fixed.get("network")
+    if isinstance(network, dict):
+        fixed["network"] = {
+            k: v for k, v in network.items() if k not in NETWORK_FIELDS_THAT_MAY_DIFFER
+        }
+    return fixed
 
 
 def missing_seeds(records: list[GameRecord]) -> list[int]:

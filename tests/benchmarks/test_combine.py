@@ -60,6 +60,29 @@ def test_chunks_played_otherwise_are_refused(tmp_path: Path) -> None:
         load_chunks([strong, balanced])
 
 
+def with_network(path: Path, **network: object) -> Path:
+    """The chunk as if played with another network file (its figures unchanged)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["settings"]["network"].update(network)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_the_same_network_from_another_folder_adds_up_and_another_network_does_not(
+    tmp_path: Path,
+) -> None:
+    first = chunk(tmp_path, 2001, [game(2001)])
+    moved = with_network(chunk(tmp_path, 2002, [game(2002)]), file="/elsewhere/net.npz")
+    settings, records, _ = load_chunks([first, moved])
+    assert [r.seed for r in records] == [2001, 2002]
+    assert (
+        settings["network"]["file"] == json.loads(first.read_text())["settings"]["network"]["file"]
+    )
+    other = with_network(chunk(tmp_path, 2003, [game(2003)]), sha256="0123456789abcdef")
+    with pytest.raises(ChunkError, match="other settings \\(network\\)"):
+        load_chunks([first, other])
+
+
 def test_a_seed_played_twice_is_refused(tmp_path: Path) -> None:
     first = chunk(tmp_path, 2001, [game(2001), game(2002)])
     again = chunk(tmp_path, 2002, [game(2002)])
