@@ -177,7 +177,8 @@ class NetworkChoice(NamedTuple):
     why: str
     """Why, in a sentence a user reads."""
     skipped: tuple[WeightsError, ...] = ()
-    """The installed networks that could not be used, each naming its file and what is wrong."""
+    """The networks that could not be used (the file ``PY2048_NTUPLE_WEIGHTS`` names, or
+    installed ones), each naming its file and what is wrong."""
 
 
 @lru_cache(maxsize=1)
@@ -208,7 +209,9 @@ def chosen_network() -> NetworkChoice:
                 f"{WEIGHTS_VARIABLE}: {exc}; playing with the network py2048 ships instead",
                 stacklevel=2,
             )
-            return _shipped_choice(f"the file {WEIGHTS_VARIABLE} names cannot be used")
+            return _shipped_choice(f"the file {WEIGHTS_VARIABLE} names cannot be used")._replace(
+                skipped=(exc,)
+            )
     shipped = shipped_figures()
     installed = installed_networks()
     unreadable = [network.problem for network in installed if network.problem is not None]
@@ -255,12 +258,14 @@ def check_named_network() -> None:
     Play falls back to the shipped network with a warning (:func:`chosen_network`); a
     measurement calls this first instead, so that a typo in the path stops it rather than
     measuring another network than the one it was asked to."""
-    named = os.environ.get(WEIGHTS_VARIABLE)
-    if named:
-        try:
-            load_int16_weights(named)
-        except WeightsError as exc:
-            raise WeightsError(exc.path, f"{exc.problem} (named by {WEIGHTS_VARIABLE})") from None
+    if not os.environ.get(WEIGHTS_VARIABLE):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the error below says it instead
+        choice = chosen_network()  # chosen (and loaded) once, for the measurement too
+    if choice.chosen_by != BY_VARIABLE:
+        problem = choice.skipped[0]
+        raise WeightsError(problem.path, f"{problem.problem} (named by {WEIGHTS_VARIABLE})")
 
 
 def _shipped_choice(why: str) -> NetworkChoice:
