@@ -16,7 +16,11 @@ import hashlib
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+F = TypeVar("F", bound=Callable[..., object])
 
 KEPT_FOLDERS = 4
 """Cache folders kept for earlier states of the sources (the newest ones)."""
@@ -84,3 +88,53 @@ def use_private_cache() -> None:
     numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # set at run time
     os.environ["PY2048_NUMBA_BASE"] = str(base)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
+
+
+def constants_digest(constants: object) -> str:
+    """A short digest of the constants a kernel closure is compiled with: nested tuples and
+    lists of ints, floats, bools, strings and NumPy arrays. Equal constants give equal digests
+    in every process."""
+    digest = hashlib.sha256()
+
+    def feed(value: object) -> None:
+        if isinstance(value, (tuple, list)):
+            digest.update(f"({len(value)}:".encode())
+            for item in value:
+                feed(item)
+            digest.update(b")")
+        elif isinstance(value, (bool, int, float, str)):
+            digest.update(f"{type(value).__name__}:{value!r};".encode())
+        elif type(value).__module__ == "numpy":  # an array or a NumPy scalar
+            import numpy
+
+            array = numpy.ascontiguousarray(value)
+            digest.update(f"{array.dtype.str}{array.shape}:".encode())
+            digest.update(array.tobytes())
+        else:
+            raise TypeError(f"cannot digest a kernel constant of type {type(value).__name__}")
+
+    feed(constants)
+    return digest.hexdigest()[:16]
+
+
+def cached_per(*constants: object) -> Callable[[F], F]:
+    """Give a kernel closure compiled with these constants (a network's layout, its scale) a
+    name of its own, under which numba caches it on disk; apply it below ``@njit``.
+
+    numba keeps one index file per function name and numbers the compiled copies in it. Two
+    processes that compile the same closure for different constants at once both read the
+    index, both take the next number, and the one that writes its data last may leave it
+    under the other's key: a later process then runs one network's compiled code with another
+    network's tables (wrong values, or a crash on an index out of range). With a name per set
+    of constants each index holds one network's kernels, and processes that race on it write
+    the same code.
+    """
+    suffix = constants_digest(constants)
+
+    def rename(function: F) -> F:
+        name = f"{function.__name__}_{suffix}"
+        function.__name__ = name
+        function.__qualname__ = f"{function.__qualname__.rpartition('.')[0]}.{name}".lstrip(".")
+        return function
+
+    return rename

@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
+from py2048._compile_cache import cached_per
 from py2048.engine.board import max_exponent
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
 from py2048.evaluation.networks import (
@@ -117,6 +118,7 @@ def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -
     plan, runs, staged = planned
 
     @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
+    @cached_per(planned, scale, pull, downgrade)
     def ntuple_value(lo, hi, weights, layout):
         table = weights[0].view(np.int16)
         top = max_exponent(lo, hi) if staged else 0

@@ -39,6 +39,7 @@ from numba.core import cgutils
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
+from py2048._compile_cache import cached_per
 from py2048.engine.board import max_exponent, move, place, start
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
 from py2048.evaluation.tuples import (
@@ -498,20 +499,24 @@ def network_kernels(layout: np.ndarray) -> NetworkKernels:
 @lru_cache(maxsize=16)
 def _compiled_kernels(planned: Plan) -> NetworkKernels:
     @njit(cache=True, nogil=True)
+    @cached_per(planned)
     def board_value(lo, hi, weights):
         return _board_value(lo, hi, weights, planned)
 
     @njit(cache=True, nogil=True)
+    @cached_per(planned)
     def greedy_move(lo, hi, table, tables):
         plan, _, _ = planned
         rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
         return _greedy_move(lo, hi, table, tables, planned, rows)
 
     @njit(cache=True, nogil=True)
+    @cached_per(planned)
     def play_segment(worker, steps, learning, games, output, tables):
         _play_segment(worker, steps, learning, games, output, tables, planned)
 
     @njit(cache=True, nogil=True)
+    @cached_per(planned)
     def apply_records(output, learning):
         _apply_records(output, learning, planned)
 
