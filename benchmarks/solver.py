@@ -185,6 +185,7 @@ def peer(args: argparse.Namespace) -> int:
         return 0
     tables = _pin_tables(args.tables)
     from py2048.evaluation import get_evaluator
+    from py2048.evaluation.ntuple import network_in_use
 
     # internal: the header line `2048 bench` prints about the tables
     from py2048.solver.bench import BenchSettings, tables_line
@@ -192,6 +193,8 @@ def peer(args: argparse.Namespace) -> int:
     print(f"py2048 against {binary}, c-rand seeds {args.seed}..{args.seed + args.games - 1}")
     print(tables_line(BenchSettings(depth=0)) + f" (PY2048_TABLES_DIR={tables})")
     get_evaluator(None)
+    network = network_in_use()
+    print(f"network: {network['file']} (sha256 {network['sha256']}, {network['chosen_by']})")
     for depth in args.depths:  # compile and warm both programs before any round is timed
         play_py2048(depth, 1, args.seed)
     print("columns: py2048, macroxue, ratio py2048 / macroxue")
@@ -217,6 +220,7 @@ def peer(args: argparse.Namespace) -> int:
             "peer": str(binary),
             "tables_dir": str(tables),
             "tables": list(_table_names()),
+            "network": network,
             "rounds": {
                 f"{program} d{depth}": [asdict(r) for r in played]
                 for (program, depth), played in results.items()

@@ -43,3 +43,37 @@ def test_without_the_peer_the_comparison_is_skipped_with_a_reason(monkeypatch, c
     monkeypatch.setenv(PEER_VARIABLE, "/nonexistent/2048")
     assert main([]) == 0
     assert "is not an executable file" in capsys.readouterr().out
+
+
+FAKE_PEER = """#!/bin/sh
+# prints one game of macroxue's output for each of -iGAMES
+games=$(echo "$2" | cut -c3-)
+i=0
+while [ "$i" -lt "$games" ]; do
+  echo "score 1000 max 128 sum 200"
+  echo "game# $(($3 + i)) moves 100 seconds 0.0100 moves/s 10000.0 positions 5000"
+  i=$((i + 1))
+done
+"""
+
+
+def test_the_figures_file_names_the_network_and_tables_that_played(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    import json
+
+    from py2048.evaluation.ntuple import network_in_use
+
+    peer = tmp_path / "2048"
+    peer.write_text(FAKE_PEER)
+    peer.chmod(0o755)
+    figures = tmp_path / "peer.json"
+    monkeypatch.setenv(PEER_VARIABLE, str(peer))
+    code = main(["peer", "--depths", "0", "--games", "1", "--rounds", "1",
+                 "--tables", str(tmp_path / "no-tables"), "--json", str(figures)])  # fmt: skip
+    assert code == 0
+    report = json.loads(figures.read_text())
+    assert report["network"]["sha256"] == network_in_use()["sha256"]
+    assert all(name.endswith(" (compact)") for name in report["tables"])  # none built there
+    assert report["rounds"]["macroxue d0"][0]["positions"] == 5000
+    assert f"sha256 {network_in_use()['sha256']}" in capsys.readouterr().out
