@@ -185,6 +185,8 @@ def peer(args: argparse.Namespace) -> int:
         return 0
     tables = _pin_tables(args.tables)
     from py2048.evaluation import get_evaluator
+
+    # internal: which network plays, as `2048 bench` records it in its JSON
     from py2048.evaluation.ntuple import network_in_use
 
     # internal: the header line `2048 bench` prints about the tables
