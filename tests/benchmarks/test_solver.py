@@ -57,9 +57,7 @@ done
 """
 
 
-def test_the_figures_file_names_the_network_and_tables_that_played(
-    tmp_path, capsys, monkeypatch
-) -> None:
+def test_the_figures_file_names_the_network_that_played(tmp_path, capsys, monkeypatch) -> None:
     import json
 
     from py2048.evaluation.ntuple import network_in_use
@@ -69,11 +67,12 @@ def test_the_figures_file_names_the_network_and_tables_that_played(
     peer.chmod(0o755)
     figures = tmp_path / "peer.json"
     monkeypatch.setenv(PEER_VARIABLE, str(peer))
+    monkeypatch.setenv("PY2048_TABLES_DIR", str(tmp_path / "no-tables"))  # restored after
     code = main(["peer", "--depths", "0", "--games", "1", "--rounds", "1",
                  "--tables", str(tmp_path / "no-tables"), "--json", str(figures)])  # fmt: skip
     assert code == 0
     report = json.loads(figures.read_text())
     assert report["network"]["sha256"] == network_in_use()["sha256"]
-    assert all(name.endswith(" (compact)") for name in report["tables"])  # none built there
+    assert report["tables_dir"] == str((tmp_path / "no-tables").resolve())
     assert report["rounds"]["macroxue d0"][0]["positions"] == 5000
     assert f"sha256 {network_in_use()['sha256']}" in capsys.readouterr().out
