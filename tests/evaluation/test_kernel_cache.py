@@ -44,7 +44,8 @@ from numba.core.caching import IndexDataCacheFile as Cache
 
 me, sync = sys.argv[1], Path(sys.argv[2])
 other = "b" if me == "a" else "a"
-racing = False
+racing = False  # set for the one compile that races
+saving = False  # inside Cache.save of the racing kernel's index
 
 def wait(name):
     deadline = time.monotonic() + 120
@@ -58,11 +59,10 @@ def mark(name):
 
 def step(method, before=None, after=None):
     def run(self, *args):
-        here = racing and "ntuple_value" in self._index_name
-        if here and before:
+        if saving and before:
             before()
         result = method(self, *args)
-        if here and after:
+        if saving and after:
             after()
         return result
     return run
@@ -73,19 +73,18 @@ def read_then_meet():
     if me == "b":
         wait("index-a")
 
-Cache._load_index = step(Cache._load_index, after=lambda: racing_save and read_then_meet())
-racing_save = False
 save = Cache.save
 
-def racing_save_of(self, key, data):
-    global racing_save
-    racing_save = racing and "ntuple_value" in self._index_name
+def racing_save(self, key, data):
+    global saving
+    saving = racing and "ntuple_value" in self._index_name
     try:
         return save(self, key, data)
     finally:
-        racing_save = False
+        saving = False
 
-Cache.save = racing_save_of
+Cache.save = racing_save
+Cache._load_index = step(Cache._load_index, after=read_then_meet)
 if me == "a":
     Cache._save_index = step(Cache._save_index, after=lambda: mark("index-a"))
     Cache._save_data = step(Cache._save_data, before=lambda: wait("data-b"))
