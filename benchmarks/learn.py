@@ -37,12 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 # internal: this script times the trainer's segments, which only the trainer's module names
-from py2048.learn.training import (
-    DEFAULT_SEGMENT_MOVES,
-    LOCK_FREE_SEGMENT,
-    Trainer,
-    TrainingConfig,
-)
+from py2048.learn.training import Trainer, TrainingConfig
 
 
 class Rate(NamedTuple):
@@ -56,7 +51,6 @@ def py2048_rate(games: int, workers: int, coherence: bool) -> Rate:
     """Training moves per second over ``games`` games from scratch (compiled beforehand)."""
     config = TrainingConfig(
         seed=1, workers=workers, lock_free=workers > 1, temporal_coherence=coherence,
-        segment_moves=LOCK_FREE_SEGMENT if workers > 1 else DEFAULT_SEGMENT_MOVES,
         alpha=1.0 if coherence else 0.1,
     )  # fmt: skip
     warm = Trainer(config)

@@ -10,7 +10,14 @@ from py2048.engine.board import unpack
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.play import play_greedy
-from py2048.learn.training import RESTART_POOL_SIZE, GameResult, Trainer, TrainingConfig
+from py2048.learn.training import (
+    DEFAULT_SEGMENT_MOVES,
+    LOCK_FREE_SEGMENT,
+    RESTART_POOL_SIZE,
+    GameResult,
+    Trainer,
+    TrainingConfig,
+)
 from tests.networks import SMALL_TUPLES
 
 
@@ -158,7 +165,7 @@ def test_a_checkpoint_from_before_restarts_resumes_as_a_run_without_them(tmp_pat
         ("alpha", 1.5, "alpha"),
         ("workers", 0, "workers"),
         ("seed", -1, "seed"),
-        ("segment_moves", 0, "segment_moves"),
+        ("segment_moves", -1, "segment_moves"),
         ("restart_tiles", (4,), "powers of two"),
         ("restart_tiles", (3000,), "powers of two"),
         ("restart_tiles", (131072,), "powers of two"),
@@ -170,6 +177,22 @@ def test_a_checkpoint_from_before_restarts_resumes_as_a_run_without_them(tmp_pat
 def test_bad_settings_are_rejected(field: str, value: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TrainingConfig(tuples=SMALL_TUPLES, **{field: value})
+
+
+@pytest.mark.parametrize(
+    ("workers", "lock_free", "expected"),
+    [
+        (1, False, LOCK_FREE_SEGMENT),
+        (2, True, LOCK_FREE_SEGMENT),
+        (2, False, DEFAULT_SEGMENT_MOVES),
+    ],
+)
+def test_rounds_are_long_where_every_worker_learns_at_once(
+    workers: int, lock_free: bool, expected: int
+) -> None:
+    config = TrainingConfig(tuples=SMALL_TUPLES, workers=workers, lock_free=lock_free)
+    assert config.segment_moves == expected
+    assert TrainingConfig(tuples=SMALL_TUPLES, segment_moves=7).segment_moves == 7
 
 
 def test_a_network_must_match_the_configured_tuples() -> None:
