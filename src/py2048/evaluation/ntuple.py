@@ -117,7 +117,9 @@ def value_kernel(
 def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -> Dispatcher:
     plan, runs, staged = planned
 
-    @njit(KERNEL_SIGNATURE, cache=True, nogil=True)
+    # Without reference counting (_nrt=False, as the search kernels): the int16 view of the
+    # weights would otherwise be counted up and down, with atomic instructions, at every leaf.
+    @njit(KERNEL_SIGNATURE, cache=True, nogil=True, _nrt=False)
     @cached_per(planned, scale, pull, downgrade)
     def ntuple_value(lo, hi, weights, layout):
         table = weights[0].view(np.int16)

@@ -208,14 +208,12 @@ def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
     """
     if hi == 0:
         return lo
-    exponents = np.empty(16, dtype=np.int64)
+    low = lo  # the low four bits of each cell's exponent
+    high = hi  # the fifth bit of each cell's exponent
     present = 0
     top = 0
     for cell in range(16):
-        e = int((lo >> np.uint64(4 * cell)) & _NIBBLE) + (
-            16 if (hi >> np.uint64(cell)) & np.uint64(1) else 0
-        )
-        exponents[cell] = e
+        e = _exponent_at(low, high, cell)
         if e > 0:
             present |= 1 << e
             top = max(top, e)
@@ -225,16 +223,31 @@ def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
             gap += 1
         if gap >= top:
             break
+        new_low = np.uint64(0)
+        new_high = np.uint64(0)
         for cell in range(16):
-            if exponents[cell] > gap:
-                exponents[cell] -= 1
+            e = _exponent_at(low, high, cell)
+            if e > gap:
+                e -= 1
+            new_low |= np.uint64(e & 15) << np.uint64(4 * cell)
+            new_high |= np.uint64(e >> 4) << np.uint64(cell)
+        low, high = new_low, new_high
         below = present & ((1 << gap) - 1)
         present = below | ((present >> (gap + 1)) << gap)
         top -= 1
     board = np.uint64(0)
     for cell in range(16):
-        board |= np.uint64(min(exponents[cell], NETWORK_TOP)) << np.uint64(4 * cell)
+        e = min(_exponent_at(low, high, cell), NETWORK_TOP)
+        board |= np.uint64(e) << np.uint64(4 * cell)
     return board
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _exponent_at(low: np.uint64, high: np.uint64, cell: int) -> int:
+    """The exponent of a cell from its four low bits in ``low`` and its fifth in ``high``."""
+    return int((low >> np.uint64(4 * cell)) & _NIBBLE) + (
+        16 if (high >> np.uint64(cell)) & np.uint64(1) else 0
+    )
 
 
 DOWNGRADE_FROM = 16384

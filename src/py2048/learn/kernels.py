@@ -124,6 +124,16 @@ class Output(NamedTuple):
     found: np.ndarray
     """uint64 ``(workers, steps, 2)``: boards for the restart pool."""
     found_counts: np.ndarray
+    rows: np.ndarray
+    """int64 ``(workers, PREVIOUS + 1, at least 8 entries a layout row)``: each worker's
+    scratch for the table rows of its move's afterstates (:func:`scratch_rows`)."""
+
+
+def scratch_rows(workers: int, layout_rows: int) -> np.ndarray:
+    """The :attr:`Output.rows` scratch of ``workers`` workers for a network of ``layout_rows``
+    layout rows, each worker's block followed by 64 unused bytes so that two lock-free workers
+    never write to one cache line."""
+    return np.zeros((workers, PREVIOUS + 1, 8 * layout_rows + 8), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -376,8 +386,7 @@ def _play_segment(
     boards = games.boards
     counters = games.counters
     table = learning.table
-    plan, _, _ = planned
-    rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
+    rows = output.rows[worker]
     reads = _reads_per_board(planned)
     if counters[worker, COUNTER_IN_PROGRESS] and counters[worker, COUNTER_HAS_PREV]:
         _board_rows(
@@ -427,7 +436,8 @@ def _play_segment(
         boards[worker, BOARD_PREV_LO] = after_lo
         boards[worker, BOARD_PREV_HI] = after_hi
         counters[worker, COUNTER_HAS_PREV] = 1
-        rows[PREVIOUS, :reads] = rows[direction, :reads]
+        for i in range(reads):
+            rows[PREVIOUS, i] = rows[direction, i]
         counters[worker, COUNTER_SCORE] += gain
         counters[worker, COUNTER_MOVES] += 1
         spawned, _, _ = place(
@@ -510,7 +520,11 @@ def _compiled_kernels(planned: Plan) -> NetworkKernels:
         rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
         return _greedy_move(lo, hi, table, tables, planned, rows)
 
-    @njit(cache=True, nogil=True)
+    # Without numba's reference counting (_nrt=False): with it, the arrays handed to the inlined
+    # helpers were counted up and down with atomic instructions on every move (14% of a
+    # training thread's time, measured with perf), and a kernel compiled without it cannot
+    # allocate or make array views in its loop by mistake: it fails to compile instead.
+    @njit(cache=True, nogil=True, _nrt=False)
     @cached_per(planned)
     def play_segment(worker, steps, learning, games, output, tables):
         _play_segment(worker, steps, learning, games, output, tables, planned)

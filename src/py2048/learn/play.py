@@ -15,6 +15,7 @@ from py2048.learn.kernels import (
     Games,
     Learning,
     Output,
+    scratch_rows,
 )
 from py2048.learn.network import NTupleNetwork
 from py2048.learn.training import GameResult
@@ -42,6 +43,7 @@ def play_greedy(network: NTupleNetwork, games: int, seed: int = 0) -> list[GameR
         np.zeros(1, dtype=np.int64),
         np.zeros((1, 0, 2), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
+        scratch_rows(1, len(network.layout)),
     )
     learning = Learning(network.weights.reshape(-1, 1), 0.0, False, False, False)
     finished: list[GameResult] = []

@@ -59,6 +59,7 @@ from py2048.learn.kernels import (
     Games,
     Learning,
     Output,
+    scratch_rows,
 )
 from py2048.learn.network import NTupleNetwork, split_stage_array
 
@@ -218,6 +219,7 @@ class Trainer:
         self._record_counts = np.zeros(workers, dtype=np.int64)
         self._results = np.zeros((workers, steps + 1, RESULT_COLUMNS), dtype=np.int64)
         self._result_counts = np.zeros(workers, dtype=np.int64)
+        self._rows = scratch_rows(workers, len(network.layout))
         self.restart_boards = np.zeros((RESTART_POOL_SIZE, 2), dtype=np.uint64)
         self.restarts_found = 0
         self._found = np.zeros((workers, steps, 2), dtype=np.uint64)
@@ -331,7 +333,7 @@ class Trainer:
     def _output(self) -> Output:
         return Output(
             self._records, self._record_counts, self._results, self._result_counts,
-            self._found, self._found_counts,
+            self._found, self._found_counts, self._rows,
         )  # fmt: skip
 
 

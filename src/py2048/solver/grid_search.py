@@ -126,6 +126,7 @@ def _leaf(cells, weights, run):
     types.float64(types.uint8[::1], types.int64, types.int64, types.float64, *GRID_RECORDS),
     cache=True,
     nogil=True,
+    _nrt=False,
 )
 def chance_value(board, level, depth, cprob, weights, table, run):
     """Expected value of the afterstate ``board`` over the next spawn and the best replies.
@@ -196,6 +197,7 @@ def chance_value(board, level, depth, cprob, weights, table, run):
     types.void(types.uint8[::1], types.int64, *GRID_RECORDS, types.float64[::1]),
     cache=True,
     nogil=True,
+    _nrt=False,
 )
 def search_root(cells, depth, weights, table, run, out):
     """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move).
