@@ -15,9 +15,10 @@ kernel must be:
   takes at run time, so the search is compiled once for every evaluation and a second process
   loads both from numba's disk cache instead of compiling again. (Passing a dispatcher without
   that signature would recompile the whole search in every process.)
-  A kernel that allocates nothing may add ``_nrt=False`` (no reference counting), as the
-  n-tuple network's does: at millions of leaves a search, counting the arrays it is handed up
-  and down is a measurable share of the search.
+  A kernel that allocates nothing may be compiled with
+  :func:`py2048._uncounted.njit_uncounted` instead (no reference counting), as the n-tuple
+  network's is: at millions of leaves a search, counting the arrays it is handed up and down
+  is a measurable share of the search.
 - pure: it reads ``weights`` and ``layout`` and never writes them, so concurrent searches on
   threads can share one Evaluator;
 - correct on boards with a non-zero ``hi`` word (65536 and 131072 tiles);

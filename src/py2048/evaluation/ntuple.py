@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from py2048._compile_cache import cached_per
+from py2048._uncounted import njit_uncounted
 from py2048.engine.board import max_exponent
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
 from py2048.evaluation.networks import (
@@ -117,9 +117,8 @@ def value_kernel(
 def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -> Dispatcher:
     plan, runs, staged = planned
 
-    # Without reference counting (_nrt=False, as the search kernels): the int16 view of the
-    # weights would otherwise be counted up and down, with atomic instructions, at every leaf.
-    @njit(KERNEL_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    # Without reference counting (py2048._uncounted): it runs at every leaf of a search.
+    @njit_uncounted(KERNEL_SIGNATURE, cache=True, nogil=True)
     @cached_per(planned, scale, pull, downgrade)
     def ntuple_value(lo, hi, weights, layout):
         table = weights[0].view(np.int16)

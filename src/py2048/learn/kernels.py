@@ -40,6 +40,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
 from py2048._compile_cache import cached_per
+from py2048._uncounted import njit_uncounted
 from py2048.engine.board import max_exponent, move, place, start
 from py2048.engine.rng import draw, seed_key, spawn_cell_index
 from py2048.evaluation.tuples import (
@@ -520,11 +521,8 @@ def _compiled_kernels(planned: Plan) -> NetworkKernels:
         rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
         return _greedy_move(lo, hi, table, tables, planned, rows)
 
-    # Without numba's reference counting (_nrt=False): with it, the arrays handed to the inlined
-    # helpers were counted up and down with atomic instructions on every move (14% of a
-    # training thread's time, measured with perf), and a kernel compiled without it cannot
-    # allocate or make array views in its loop by mistake: it fails to compile instead.
-    @njit(cache=True, nogil=True, _nrt=False)
+    # Without reference counting (py2048._uncounted): its scratch comes from Output.rows.
+    @njit_uncounted(cache=True, nogil=True)
     @cached_per(planned)
     def play_segment(worker, steps, learning, games, output, tables):
         _play_segment(worker, steps, learning, games, output, tables, planned)

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
+from py2048._uncounted import njit_uncounted
 from py2048.engine import grid
 from py2048.engine.rng import SPAWN_ODDS
 from py2048.evaluation.lines import LINE_WEIGHTS, evaluate
@@ -122,11 +123,10 @@ def _leaf(cells, weights, run):
     return evaluate(cells, run.rows, run.cols, weights)
 
 
-@njit(
+@njit_uncounted(
     types.float64(types.uint8[::1], types.int64, types.int64, types.float64, *GRID_RECORDS),
     cache=True,
     nogil=True,
-    _nrt=False,
 )
 def chance_value(board, level, depth, cprob, weights, table, run):
     """Expected value of the afterstate ``board`` over the next spawn and the best replies.
@@ -193,11 +193,10 @@ def chance_value(board, level, depth, cprob, weights, table, run):
     return result
 
 
-@njit(
+@njit_uncounted(
     types.void(types.uint8[::1], types.int64, *GRID_RECORDS, types.float64[::1]),
     cache=True,
     nogil=True,
-    _nrt=False,
 )
 def search_root(cells, depth, weights, table, run, out):
     """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move).

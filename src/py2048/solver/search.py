@@ -30,11 +30,10 @@ the first of those checkpoints past it instead: a budget in positions, which sto
 at the same node on any machine under any load, so that its games do not depend on the clock.
 
 :func:`chance_value` and :func:`search_root` are compiled without numba's reference counting
-(``_nrt=False``): with it, every node counted the arrays of the records it reads (the run's
-counters, the evaluation's weights) up and down with atomic instructions, a third of a d2
-search's compiled time under ``perf``. Without it, the search is 15% faster on the same nodes
-(``benchmarks/search_time.py``), and a kernel that would allocate or keep an array view in
-the tree fails to compile instead of slowing down.
+(:func:`~py2048._uncounted.njit_uncounted`): with it, every node counted the arrays of the
+records it reads (the run's counters, the evaluation's weights) up and down with atomic
+instructions, a third of a d2 search's compiled time under ``perf``. Without it the search is
+15% faster on the same nodes (``benchmarks/search_time.py``).
 
 The kernels take a few records instead of long argument lists (their numba types are written
 once, in :data:`SEARCH_RECORDS`): the evaluation (its kernel and its
@@ -50,6 +49,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import from_dtype, njit, types
 
+from py2048._uncounted import njit_uncounted
 from py2048.engine.board import cell_exponent, move, row_index, transpose_hi, transpose_lo
 from py2048.engine.rng import SPAWN_ODDS
 from py2048.evaluation.contract import EVALUATION_DATA, KERNEL_TYPE
@@ -183,11 +183,10 @@ def _cornered(lo, hi):
     return -1, 0
 
 
-@njit(
+@njit_uncounted(
     types.float64(types.uint64, types.uint64, types.int64, types.float64, *SEARCH_RECORDS),
     cache=True,
     nogil=True,
-    _nrt=False,
 )
 def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     """Expected value of the afterstate ``(lo, hi)`` over the next spawn and the best replies.
@@ -260,11 +259,10 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     return result
 
 
-@njit(
+@njit_uncounted(
     types.void(types.uint64, types.uint64, types.int64, *SEARCH_RECORDS, types.float64[::1]),
     cache=True,
     nogil=True,
-    _nrt=False,
 )
 def search_root(lo, hi, depth, evaluate, evaluation, table, run, out):
     """Write each direction's value at ``depth`` into ``out`` (-inf where it is not a move)."""
