@@ -15,9 +15,25 @@ slower. This is its one home.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from numba import njit
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+
+_FunctionT = TypeVar("_FunctionT", bound=Callable[..., object])
+
+
+@overload
+def njit_uncounted(function: _FunctionT, /) -> Dispatcher[_FunctionT]: ...
+
+
+@overload
+def njit_uncounted(
+    signature: Any = None, /, **options: Any
+) -> Callable[[_FunctionT], Dispatcher[_FunctionT]]: ...
 
 
 def njit_uncounted(*args: Any, **options: Any) -> Any:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from py2048._uncounted import njit_uncounted
 from py2048.checks import (
     SeedLike,
     board_words,
@@ -158,7 +159,8 @@ def restart_game(
     key = seed_key(seed)
     row = boards.cells[i]
     if start.use_board:
-        row[:] = start.cells
+        for cell in range(row.size):  # element by element: a slice would need counting
+            row[cell] = start.cells[cell]
     else:
         grid.start_into(key, row)
     state[i, STATE_LO] = 0
@@ -181,7 +183,8 @@ def advance_game(
     if not moved:
         return 0, False
     grid.place(boards.scratch, draw(state[i, STATE_KEY], state[i, STATE_MOVES] + np.uint64(2)))
-    row[:] = boards.scratch
+    for cell in range(row.size):
+        row[cell] = boards.scratch[cell]
     state[i, STATE_MOVES] += np.uint64(1)
     state[i, STATE_SCORE] += np.uint64(gain)
     return gain, True
@@ -200,7 +203,11 @@ def top_of(state: np.ndarray, i: int, boards: Grid | None) -> int:
     """The exponent of game ``i``'s largest tile."""
     if boards is None:
         return max_exponent(state[i, STATE_LO], state[i, STATE_HI])
-    return int(boards.cells[i].max())
+    row = boards.cells[i]
+    top = 0
+    for cell in range(row.size):  # not row.max(): numba's allocates, see _uncounted
+        top = max(top, int(row[cell]))
+    return top
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -212,13 +219,15 @@ def observe_game(state: np.ndarray, i: int, out: np.ndarray, boards: Grid | None
         write_cells_observation(boards.cells[i], out)
 
 
-@njit(cache=True, nogil=True)
-def no_start() -> Start:
-    """The start of a game that restarts from its seed's opening."""
-    return Start(np.uint64(0), np.uint64(0), np.zeros(0, np.uint8), False)
+NO_START = Start(np.uint64(0), np.uint64(0), np.zeros(0, np.uint8), False)
+"""The start of a game that restarts from its seed's opening (made once: the whole-batch
+kernels allocate nothing, see :mod:`py2048._uncounted`)."""
 
 
 # --- whole-batch kernels --------------------------------------------------------------------
+# Compiled without reference counting (py2048._uncounted): with it, numba counted the arrays
+# handed to the per-game helpers up and down on every game of every step, 70% of a 4x4 step's
+# time under perf.
 
 
 class StepResult(NamedTuple):
@@ -236,7 +245,7 @@ class StepResult(NamedTuple):
     """int64: the largest tile of each game that is over (0 for the others)."""
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _restart_selected(
     state: np.ndarray, select: np.ndarray, seeds: np.ndarray, start: Start, boards: Grid | None
 ) -> None:
@@ -245,7 +254,7 @@ def _restart_selected(
             restart_game(state, i, seeds[i], start, boards)
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
     actions: np.ndarray,
@@ -255,10 +264,11 @@ def _step(
     counts: np.ndarray,
     flags: np.ndarray,
     legal: np.ndarray,
+    fresh: Start,
 ) -> None:
     """One step of every game; ``counts`` rows: gains, final scores, final largest tiles;
-    ``flags`` rows: moved, over (two arrays instead of five: each array passed costs time)."""
-    fresh = no_start()
+    ``flags`` rows: moved, over (two arrays instead of five: each array passed costs time);
+    ``fresh``: :data:`NO_START`, the start of a game that restarts."""
     gains, final_scores, final_max_tiles = counts[0], counts[1], counts[2]
     moved, over = flags[0], flags[1]
     for i in range(state.shape[0]):
@@ -277,26 +287,26 @@ def _step(
         legal[i] = mask
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _max_tiles(state: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
         out[i] = 1 << top_of(state, i, boards)
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _legal(state: np.ndarray, tables: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     for i in range(state.shape[0]):
         out[i] = legal_of(state, i, tables, boards)
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _observe(state: np.ndarray, boards: Grid | None, out: np.ndarray) -> None:
     flat = out.reshape(state.shape[0], out.size // state.shape[0])
     for i in range(state.shape[0]):
         observe_game(state, i, flat[i], boards)
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _afterstates(
     state: np.ndarray,
     tables: np.ndarray,
@@ -314,7 +324,7 @@ def _afterstates(
             legal[i, d] = new_lo != state[i, STATE_LO] or new_hi != state[i, STATE_HI]
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _grid_afterstates(boards: Grid, out: np.ndarray, gains: np.ndarray, legal: np.ndarray) -> None:
     for i in range(boards.cells.shape[0]):
         for d in range(4):
@@ -431,7 +441,10 @@ class Batch:
         checked = checked_actions(actions, self.n)
         counts = np.empty((3, self.n), np.int64)
         flags = np.empty((2, self.n), np.bool_)
-        _step(self.state, checked, autoreset, ROW_TABLES, self._grid, counts, flags, self.legal)
+        _step(
+            self.state, checked, autoreset, ROW_TABLES, self._grid, counts, flags, self.legal,
+            NO_START,
+        )  # fmt: skip
         return StepResult(counts[0], flags[0], flags[1], counts[1], counts[2])
 
     def observe(self, onehot: bool = False) -> np.ndarray:

@@ -32,7 +32,8 @@ def write_observation(lo: np.uint64, hi: np.uint64, out: np.ndarray) -> None:
         for cell in range(16):
             out[cell] = cell_exponent(lo, hi, cell)
     else:
-        out[:] = 0
+        for i in range(out.size):  # element by element: kernels without reference counting
+            out[i] = 0  # call this (py2048._uncounted), and a slice would need counting
         for cell in range(16):
             out[cell_exponent(lo, hi, cell) * 16 + cell] = 1
 
@@ -43,9 +44,11 @@ def write_cells_observation(cells: np.ndarray, out: np.ndarray) -> None:
     themselves, or one-hot planes (plane ``e`` at ``out[e * cells.size:]``)."""
     n = cells.size
     if out.size == n:
-        out[:] = cells
+        for cell in range(n):  # element by element, as in write_observation
+            out[cell] = cells[cell]
     else:
-        out[:] = 0
+        for i in range(out.size):
+            out[i] = 0
         for cell in range(n):
             out[cells[cell] * n + cell] = 1
 

@@ -17,14 +17,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numba import njit
 
+from py2048._uncounted import njit_uncounted
 from py2048.batch import (
+    NO_START,
     Grid,
     Start,
     advance_game,
     board_rows,
     grid_for,
     legal_of,
-    no_start,
     observe_game,
     restart_game,
     start_for,
@@ -72,6 +73,8 @@ class _Rules(NamedTuple):
     """Truncate episodes at this many steps; 0 for never."""
     tables: np.ndarray
     """The engine's move tables (``engine.board.ROW_TABLES``), for 4x4 boards."""
+    fresh: Start
+    """:data:`py2048.batch.NO_START`: the start of a game that restarts from its seed."""
 
 
 class _Episodes(NamedTuple):
@@ -126,7 +129,7 @@ def _record(
     return mask
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _reset(
     state: np.ndarray,
     select: np.ndarray,
@@ -147,7 +150,7 @@ def _reset(
             observe_game(state, i, flat.obs[i], boards)
 
 
-@njit(cache=True, nogil=True)
+@njit_uncounted(cache=True, nogil=True)
 def _step(
     state: np.ndarray,
     boards: Grid | None,
@@ -158,8 +161,7 @@ def _step(
     outcome: _Outcome,
     finals: _Finals,
 ) -> None:
-    mode, illegal_ends, penalty, max_steps, tables = rules
-    fresh = no_start()
+    mode, illegal_ends, penalty, max_steps, tables, fresh = rules
     steps, pending = episodes
     obs, masks, scores, max_tiles = report
     rewards, terminated, truncated, moved = outcome
@@ -190,8 +192,10 @@ def _step(
         pending[i] = terminated[i] or truncated[i]
         if pending[i] and mode == _SAME_STEP:
             finished[i] = True
-            final_flat[i, :] = flat[i, :]
-            final_masks[i, :] = masks[i, :]
+            for j in range(flat.shape[1]):  # element by element: a slice would be a new view
+                final_flat[i, j] = flat[i, j]
+            for j in range(masks.shape[1]):
+                final_masks[i, j] = masks[i, j]
             final_scores[i] = scores[i]
             final_max_tiles[i] = max_tiles[i]
             final_moved[i] = did_move
@@ -268,7 +272,7 @@ class Game2048VectorEnv(VectorEnv):
         self._final_max_tiles = np.zeros(n, dtype=np.int64)
         self._final_moved = np.zeros(n, dtype=bool)
         self._rules = _Rules(
-            self._mode, self._illegal_ends, self._penalty, self._max_steps, ROW_TABLES
+            self._mode, self._illegal_ends, self._penalty, self._max_steps, ROW_TABLES, NO_START
         )
         self._finals = _Finals(
             self._finished,
