@@ -44,8 +44,11 @@ NODES_PER_MS = 6_400
 reference machine (``docs/results/runs/strong-*.json``: 6.39 million a second over all their
 searches, at 43 to 78 moves/s per worker), which turns a time cap into a budget in positions.
 Measured with the 4 x 6 network shipped until 2026-12-05; the 8 x 6 network shipped since costs
-27% more a position (``docs/ntuple.md``, "Wider shapes"), so with it a budget stands for about
-1.37 times the cap's time here. It is kept, so that runs with budgets compare across networks."""
+27% more a position (``docs/ntuple.md``, "Wider shapes"), so with it a budget stood for about
+1.37 times the cap's time here; since the search lost numba's reference counting (2026-12-06:
+27% more positions a second, ``docs/results.md``, "The search without numba's reference
+counting") about 1.08 times. It is kept, so that runs with budgets compare across networks and
+across versions."""
 
 
 PRESETS: dict[str, Preset] = {
