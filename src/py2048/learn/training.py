@@ -68,10 +68,11 @@ DEFAULT_SEGMENT_MOVES = 2000
 workers play on weights that stay fixed for the round, so a round is kept short."""
 LOCK_FREE_SEGMENT = 20_000
 """Moves a round plays per worker where each worker learns at once (one worker, or lock-free
-workers): the segment length then changes nothing that is learnt, so rounds are long, which
-saves the call into the compiled kernels that each round costs (3-4% of one worker's time at
-2,000 moves) and, with lock-free workers, the wait of the quickest for the slowest at the end
-of each round."""
+workers): the round's length then changes only when boards join the restart pool (at the end
+of a round), so rounds are long, which saves the call into the compiled kernels that each
+round costs (about 1% of one worker's time at 2,000 moves, measured:
+``docs/results/training/round-length-2026-12-06.json``) and, with lock-free workers, the wait
+of the quickest for the slowest at the end of each round."""
 PADDED_ROW = 16
 """Columns allocated for a worker's row of boards or counters (of which it uses the first few)."""
 RESTART_POOL_SIZE = 10_000
