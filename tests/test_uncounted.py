@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +9,7 @@ import pytest
 from numba.core.errors import NumbaError
 
 from py2048._uncounted import njit_uncounted
+from tests.fresh_process import run_in_a_fresh_process
 
 
 @njit_uncounted(nogil=True)
@@ -72,14 +70,4 @@ def test_the_hot_kernels_compile_first_in_a_fresh_process(tmp_path: Path) -> Non
     counting, and so is every helper numba compiles for them on first use: in a process with
     an empty cache they compile before anything else can compile their helpers with counting
     (tests/env/test_uncounted_kernels.py does the same for the batch API)."""
-    env = dict(os.environ, PY2048_NUMBA_BASE=str(tmp_path / "numba"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", FIRST_IN_A_FRESH_PROCESS],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip() == "ok"
+    assert run_in_a_fresh_process(FIRST_IN_A_FRESH_PROCESS, tmp_path / "numba") == "ok"

@@ -32,8 +32,7 @@ def write_observation(lo: np.uint64, hi: np.uint64, out: np.ndarray) -> None:
         for cell in range(16):
             out[cell] = cell_exponent(lo, hi, cell)
     else:
-        for i in range(out.size):  # element by element: kernels without reference counting
-            out[i] = 0  # call this (py2048._uncounted), and a slice would need counting
+        out[:] = 0
         for cell in range(16):
             out[cell_exponent(lo, hi, cell) * 16 + cell] = 1
 
@@ -44,11 +43,10 @@ def write_cells_observation(cells: np.ndarray, out: np.ndarray) -> None:
     themselves, or one-hot planes (plane ``e`` at ``out[e * cells.size:]``)."""
     n = cells.size
     if out.size == n:
-        for cell in range(n):  # element by element, as in write_observation
-            out[cell] = cells[cell]
+        for cell in range(n):  # element by element: kernels without reference counting call
+            out[cell] = cells[cell]  # this (py2048._uncounted), and out[:] = cells would allocate
     else:
-        for i in range(out.size):
-            out[i] = 0
+        out[:] = 0
         for cell in range(n):
             out[cells[cell] * n + cell] = 1
 

@@ -9,12 +9,11 @@ cache and calls each kernel before anything else can compile its helpers.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.fresh_process import run_in_a_fresh_process
 
 SCRIPT = """
 import numpy as np
@@ -46,10 +45,4 @@ print("ok")
 
 @pytest.mark.timeout(600)
 def test_every_kernel_compiles_first_in_a_fresh_process(tmp_path: Path) -> None:
-    env = dict(os.environ, PY2048_NUMBA_BASE=str(tmp_path / "numba"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip() == "ok"
+    assert run_in_a_fresh_process(SCRIPT, tmp_path / "numba") == "ok"
