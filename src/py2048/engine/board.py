@@ -176,8 +176,14 @@ def transpose_hi(x: np.uint64) -> np.uint64:
 
 @njit(cache=True, nogil=True, inline="always")
 def cell_exponent(lo: np.uint64, hi: np.uint64, cell: int) -> int:
-    """Exponent at ``cell`` = 4*row + column."""
-    return int((lo >> np.uint64(4 * cell)) & _NIBBLE) | (int((hi >> np.uint64(cell)) & _U1) << 4)
+    """Exponent at ``cell`` = 4*row + column.
+
+    A signed integer in compiled code too (numba's ``int()`` of a uint64 stays unsigned, and an
+    unsigned value mixed with a signed one becomes a float there).
+    """
+    low = np.int64((lo >> np.uint64(4 * cell)) & _NIBBLE)
+    fifth = np.int64((hi >> np.uint64(cell)) & _U1)
+    return int(low | (fifth << np.int64(4)))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -26,7 +26,7 @@ from itertools import pairwise
 import numpy as np
 from numba import njit
 
-from py2048.engine.board import transpose_lo
+from py2048.engine.board import cell_exponent, transpose_lo
 
 CELL_VALUES = 16
 """Values one cell takes in a table index: exponents 0..15; 65536 and 131072 read as 32768."""
@@ -213,7 +213,7 @@ def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
     present = 0
     top = 0
     for cell in range(16):
-        e = _exponent_at(low, high, cell)
+        e = cell_exponent(low, high, cell)
         if e > 0:
             present |= 1 << e
             top = max(top, e)
@@ -226,7 +226,7 @@ def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
         new_low = np.uint64(0)
         new_high = np.uint64(0)
         for cell in range(16):
-            e = _exponent_at(low, high, cell)
+            e = cell_exponent(low, high, cell)
             if e > gap:
                 e -= 1
             new_low |= np.uint64(e & 15) << np.uint64(4 * cell)
@@ -237,17 +237,9 @@ def network_board(lo: np.uint64, hi: np.uint64) -> np.uint64:
         top -= 1
     board = np.uint64(0)
     for cell in range(16):
-        e = min(_exponent_at(low, high, cell), NETWORK_TOP)
+        e = min(cell_exponent(low, high, cell), NETWORK_TOP)
         board |= np.uint64(e) << np.uint64(4 * cell)
     return board
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _exponent_at(low: np.uint64, high: np.uint64, cell: int) -> int:
-    """The exponent of a cell from its four low bits in ``low`` and its fifth in ``high``."""
-    return int((low >> np.uint64(4 * cell)) & _NIBBLE) + (
-        16 if (high >> np.uint64(cell)) & np.uint64(1) else 0
-    )
 
 
 DOWNGRADE_FROM = 16384
