@@ -94,6 +94,25 @@ def test_budgets_answer_on_big_boards(limits: dict[str, object]) -> None:
     assert hint.direction is not None and hint.depth >= 0 and hint.nodes > 0
 
 
+def test_a_preset_searches_its_own_floor_on_other_sizes(monkeypatch) -> None:
+    """A preset's floor on 4x4 may be deeper than its floor elsewhere: a big board, with every
+    budget spent, is answered at the floor of its own range."""
+    from dataclasses import replace
+
+    from py2048.solver import hint as hint_module
+    from py2048.solver.presets import PRESETS
+
+    spent = {
+        name: replace(p, time_ms=1e-6, min_depth=p.grid_depths[0] + 1)
+        for name, p in PRESETS.items()
+    }
+    monkeypatch.setattr(hint_module, "PRESETS", spent)
+    board = [[0] * 6 for _ in range(6)]
+    board[0][0], board[2][3], board[5][5] = 2, 4, 8
+    for name, preset in spent.items():
+        assert best_move(board, preset=name).depth == preset.grid_depths[0], name
+
+
 def _reference_adaptive(cells: list[int], low: int, high: int) -> int:
     distinct = len({e for e in cells if e})
     extra = max(0, distinct - 7) // 2 + (1 if cells.count(0) <= 3 else 0)

@@ -49,3 +49,17 @@ def test_every_preset_has_a_budget_in_positions_that_stands_for_its_time_cap() -
         assert (by_nodes.seconds, by_nodes.nodes) == (0.0, preset.nodes)
         assert (by_time.seconds, by_time.nodes) == (preset.time_ms / 1000.0, 0)
         assert by_nodes[:2] == by_time[:2] and by_nodes.adaptive and by_time.adaptive
+
+
+def test_boards_of_other_sizes_search_their_own_depth_range() -> None:
+    for name, preset in PRESETS.items():
+        for budget in ("time", "nodes"):
+            classic = resolve_plan(preset=name, budget=budget)
+            other = resolve_plan(preset=name, budget=budget, classic=False)
+            assert classic[:2] == (preset.min_depth, preset.max_depth) == preset.depths()
+            assert other[:2] == preset.grid_depths == preset.depths(classic=False)
+            assert other[2:] == classic[2:]  # the same cap
+        low, high = preset.grid_depths
+        assert 0 <= low <= high <= preset.max_depth
+    grid = [preset.grid_depths for preset in PRESETS.values()]
+    assert grid == sorted(grid)

@@ -132,7 +132,8 @@ class BenchSettings:
     def plan(self) -> SearchPlan:
         from py2048.solver.hint import resolve_plan
 
-        return resolve_plan(self.depth, self.time_ms, self.preset, self.budget)
+        classic = self.board_size.classic
+        return resolve_plan(self.depth, self.time_ms, self.preset, self.budget, classic=classic)
 
     def label(self) -> str:
         if self.depth is not None:

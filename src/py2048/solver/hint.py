@@ -81,12 +81,16 @@ def resolve_plan(
     time_ms: float | None = None,
     preset: str | None = None,
     budget: str = "time",
+    *,
+    classic: bool = True,
 ) -> SearchPlan:
     """Check the caller's settings (at most one of the three) and turn them into a plan.
 
     ``budget`` says how a preset caps each move: ``"time"`` (its ``time_ms``) or ``"nodes"``
     (its budget in positions, :attr:`~py2048.solver.presets.Preset.nodes`, which plays the
-    same on any machine); it is for presets only.
+    same on any machine); it is for presets only. ``classic`` says whether the plan is for a
+    4x4 board or another size, which has a preset depth range of its own
+    (:meth:`~py2048.solver.presets.Preset.depths`).
     """
     if budget not in BUDGETS:
         raise ValueError(f"unknown budget {budget!r}; choose one of {', '.join(BUDGETS)}")
@@ -115,9 +119,10 @@ def resolve_plan(
     found = PRESETS.get(name) if isinstance(name, str) else None
     if found is None:
         raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    low, high = found.depths(classic=classic)
     if budget == "nodes":
-        return SearchPlan(found.min_depth, found.max_depth, 0.0, adaptive=True, nodes=found.nodes)
-    return SearchPlan(found.min_depth, found.max_depth, found.time_ms / 1000.0, adaptive=True)
+        return SearchPlan(low, high, 0.0, adaptive=True, nodes=found.nodes)
+    return SearchPlan(low, high, found.time_ms / 1000.0, adaptive=True)
 
 
 class _Workspace(threading.local):
@@ -213,8 +218,9 @@ def best_move(
     thread allocates that thread's transposition table (24 MB for d3 and deeper, tens of
     milliseconds), so those calls may run past a time budget; later calls reuse both.
     """
-    plan = resolve_plan(depth, time_ms, preset, budget)
-    if _is_classic(board):
+    classic = _is_classic(board)
+    plan = resolve_plan(depth, time_ms, preset, budget, classic=classic)
+    if classic:
         lo, hi = pack(board)
         found = get_evaluator(evaluator)
         return search_packed(lo, hi, plan, found, endgame_tables() if tables else NO_TABLES)

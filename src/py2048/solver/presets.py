@@ -8,8 +8,11 @@ A preset searches between ``min_depth`` and ``max_depth``, going deeper on harde
 :func:`py2048.solver.search.adaptive_depth`), and takes at most ``time_ms`` past its minimum
 depth: when the chosen depth would not fit, the deepest search that finished in time answers.
 ``min_depth`` is a floor: it is always searched, even past ``time_ms`` on a loaded machine
-(only a board with a single legal move is answered at once, at depth 0). Their measured
-strength is in ``docs/solver-reference.md``, "Presets".
+(only a board with a single legal move is answered at once, at depth 0). Boards of other sizes
+than 4x4 have a depth range of their own, ``grid_depths``: their search is the heuristic's, a
+level of it costs far more on a large board (an 8x8 d2 search takes about 19 ms), and a floor
+must stay within the cap there too. Their measured strength is in
+``docs/solver-reference.md``, "Presets".
 
 A time cap makes a preset's games depend on the machine's speed at the moment (a loaded machine
 cuts more searches short). Each preset therefore also has a budget in positions, ``nodes``
@@ -29,9 +32,17 @@ class Preset:
 
     name: str
     min_depth: int
+    """The shallowest depth searched on 4x4, always searched whole (a floor)."""
     max_depth: int
+    """The deepest depth searched on 4x4, on hard boards."""
     time_ms: float
     summary: str
+    grid_depths: tuple[int, int]
+    """``(min_depth, max_depth)`` on boards other than 4x4."""
+
+    def depths(self, *, classic: bool = True) -> tuple[int, int]:
+        """The depth range on 4x4 (``classic``) or on any other size."""
+        return (self.min_depth, self.max_depth) if classic else self.grid_depths
 
     @property
     def nodes(self) -> int:
@@ -54,9 +65,9 @@ across versions."""
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("fast", 1, 2, 5.0, "instant hints: at most 5 ms per move"),
-        Preset("balanced", 2, 3, 50.0, "the default: at most 50 ms per move"),
-        Preset("strong", 3, 6, 500.0, "for analysis and records: at most 500 ms per move"),
+        Preset("fast", 1, 2, 5.0, "instant hints: at most 5 ms per move", (1, 2)),
+        Preset("balanced", 2, 3, 50.0, "the default: at most 50 ms per move", (2, 3)),
+        Preset("strong", 3, 6, 500.0, "for analysis and records: at most 500 ms per move", (3, 6)),
     )
 }
 """Every preset by name, quickest first."""

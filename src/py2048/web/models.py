@@ -369,10 +369,13 @@ class PresetInfo(BaseModel):
     """One of the solver's named search settings."""
 
     name: PresetName
-    min_depth: int = Field(ge=0, description="the shallowest depth searched")
-    max_depth: int = Field(ge=0, description="the deepest depth searched, on hard boards")
+    min_depth: int = Field(ge=0, description="the shallowest depth searched on 4x4")
+    max_depth: int = Field(ge=0, description="the deepest depth searched on 4x4, on hard boards")
     time_ms: float = Field(gt=0, description="the search never takes longer than this")
     summary: str
+    grid_depths: tuple[int, int] = Field(
+        description="the shallowest and deepest depths searched on boards other than 4x4"
+    )
 
 
 class PresetsResponse(BaseModel):
