@@ -34,12 +34,15 @@ Without ``PY2048_MACROXUE`` (or with a binary that does not print its positions)
 comparison is skipped with a message saying why. macroxue fills and saves its lookup tables as
 it plays, so a run right after the first is quicker than the first: warm them as above.
 
-``latency`` times ``best_move`` with each preset on positions from games the solver plays
-itself (one thread, as a web or terminal hint runs): median, 99th percentile and maximum
-answer time against the preset's cap, and the depths reached. Strength is measured by ``2048
-bench`` instead (see docs/solver.md).
+``latency`` times ``best_move`` with each preset, and at each fixed depth of ``--depths``, on
+positions from games the solver plays itself (one thread, as a web or terminal hint runs):
+median, mean, 99th percentile and maximum answer time against the preset's cap, positions
+searched per move, the moves a table answered and the depths the searches reached; ``--json``
+keeps the figures (``docs/results/latency-*.json``). Strength is measured by ``2048 bench``
+instead (see docs/solver.md).
 
-    nice -n 10 python benchmarks/solver.py latency --games 4 --every 10
+    PY2048_TABLES_DIR=/work/tables nice -n 10 python benchmarks/solver.py latency --games 2 \
+        --every 20 --depths 1 2 3 4 5 --json docs/results/latency-DATE.json
 """
 
 from __future__ import annotations
@@ -51,9 +54,11 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 PEER_VARIABLE = "PY2048_MACROXUE"
 """The environment variable that points to macroxue/2048-ai's ``2048`` binary (built as the
@@ -261,27 +266,66 @@ def positions(games: int, every: int, seed: int) -> list[list[list[int]]]:
         while not game.over:
             if game.moves % every == 0:
                 boards.append(game.board)
-            game.move(best_move(game.board, depth=1).direction)
+            direction = best_move(game.board, depth=1).direction
+            assert direction is not None  # the game is not over
+            game.move(direction)
     return boards
+
+
+def latency_figures(label: str, cap_ms: float | None, hints: list[Any]) -> dict[str, Any]:
+    times = sorted(h.elapsed_ms for h in hints)
+    p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+    return {
+        "setting": label,
+        "cap_ms": cap_ms,
+        "median_ms": statistics.median(times),
+        "mean_ms": statistics.fmean(times),
+        "p99_ms": p99,
+        "max_ms": times[-1],
+        "positions_per_move": statistics.fmean(h.nodes for h in hints),
+        "table_answers": sum(h.source != "search" for h in hints),
+        "depths": {
+            str(d): n
+            for d, n in sorted(Counter(h.depth for h in hints if h.source == "search").items())
+        },
+    }
 
 
 def latency(args: argparse.Namespace) -> int:
     from py2048.solver import PRESETS, best_move
 
-    print(f"tables folder (PY2048_TABLES_DIR): {_pin_tables(args.tables)}")
+    folder = _pin_tables(args.tables)
+    print(f"tables folder (PY2048_TABLES_DIR): {folder}")
     boards = positions(args.games, args.every, args.seed)
     print(f"{len(boards)} positions from {args.games} games (seeds {args.seed}+)")
-    print(f"{'preset':<9} {'cap ms':>7} {'median':>8} {'p99':>8} {'max':>8}  max/cap  depths")
-    for name, preset in PRESETS.items():
-        best_move(boards[0], preset=name)  # load tables and size this thread's workspace
-        hints = [best_move(board, preset=name) for board in boards]
-        times = sorted(h.elapsed_ms for h in hints)
-        p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
-        depths = dict(sorted(Counter(h.depth for h in hints).items()))
+    print(
+        f"{'setting':<9} {'cap ms':>7} {'median':>8} {'mean':>8} {'p99':>8} {'max':>8}  "
+        f"{'positions':>9}  {'tables':>6}  depths of the searches"
+    )
+    settings: list[tuple[str, float | None, dict[str, Any]]] = [
+        (name, preset.time_ms, {"preset": name}) for name, preset in PRESETS.items()
+    ]
+    settings += [(f"d{depth}", None, {"depth": depth}) for depth in args.depths]
+    rows = []
+    for label, cap, limits in settings:
+        best_move(boards[0], **limits)  # load the tables and size this thread's workspace
+        row = latency_figures(label, cap, [best_move(board, **limits) for board in boards])
+        rows.append(row)
         print(
-            f"{name:<9} {preset.time_ms:>7.0f} {statistics.median(times):>8.2f} {p99:>8.2f} "
-            f"{times[-1]:>8.2f}  {times[-1] / preset.time_ms:>7.2f}  {depths}"
+            f"{label:<9} {'-' if cap is None else f'{cap:.0f}':>7} {row['median_ms']:>8.2f} "
+            f"{row['mean_ms']:>8.2f} {row['p99_ms']:>8.2f} {row['max_ms']:>8.2f}  "
+            f"{row['positions_per_move']:>9,.0f}  {row['table_answers']:>6}  {row['depths']}"
         )
+    if args.json_path:
+        report = {
+            "command": "python benchmarks/solver.py " + " ".join(sys.argv[1:]),
+            "date": time.strftime("%Y-%m-%d"),
+            "positions": len(boards),
+            "tables": list(_table_names()),
+            "rows": rows,
+        }
+        Path(args.json_path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        print(f"figures: {args.json_path}")
     return 0
 
 
@@ -298,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     timed.add_argument("--games", type=int, default=4)
     timed.add_argument("--every", type=int, default=10)
     timed.add_argument("--seed", type=int, default=2001)
+    timed.add_argument(
+        "--depths", type=int, nargs="*", default=[1, 2, 3, 4], help="fixed depths timed too"
+    )
+    timed.add_argument("--json", dest="json_path", metavar="PATH", help="write the figures")
     for command in (against, timed):
         command.add_argument(
             "--tables", metavar="DIR", help="tables folder (default: $PY2048_TABLES_DIR)"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from benchmarks.solver import PEER_VARIABLE, main, parse_macroxue, pooled
+from benchmarks.solver import PEER_VARIABLE, latency_figures, main, parse_macroxue, pooled
+
+from py2048.engine.direction import Direction
+from py2048.solver import Hint
 
 OUTPUT = """\
 Loading array from tuple_moves.10a ... done
@@ -76,3 +79,16 @@ def test_the_figures_file_names_the_network_that_played(tmp_path, capsys, monkey
     assert report["tables_dir"] == str((tmp_path / "no-tables").resolve())
     assert report["rounds"]["macroxue d0"][0]["positions"] == 5000
     assert f"sha256 {network_in_use()['sha256']}" in capsys.readouterr().out
+
+
+def test_latency_figures_count_table_answers_apart_from_the_depths_searched() -> None:
+    def hint(depth: int, ms: float, nodes: int, source: str = "search") -> Hint:
+        return Hint(Direction.UP, {Direction.UP: 1.0}, depth, ms, nodes, "ntuple", source)
+
+    hints = [hint(2, ms, 100) for ms in (1.0, 2.0, 3.0)] + [hint(0, 0.5, 0, "table")]
+    hints.append(hint(3, 10.0, 900))
+    row = latency_figures("balanced", 50.0, hints)
+    assert (row["median_ms"], row["max_ms"], row["p99_ms"]) == (2.0, 10.0, 10.0)
+    assert row["mean_ms"] == pytest.approx(16.5 / 5)
+    assert row["positions_per_move"] == pytest.approx(1200 / 5)
+    assert (row["table_answers"], row["depths"]) == (1, {"2": 3, "3": 1})
