@@ -33,6 +33,9 @@ LATENCY_PHASES = (
 def _setting(settings: dict[str, Any]) -> str:
     if settings.get("preset"):
         what = str(settings["preset"])
+        plan = settings.get("plan")  # recorded since 2026-12-06: the depths the preset searched
+        if plan:
+            what += f" d{plan['min_depth']}-d{plan['max_depth']}"
     elif settings.get("depth") is not None:
         what = f"d{settings['depth']}"
     else:

@@ -64,3 +64,17 @@ def test_a_run_names_the_network_that_played_it(tmp_path: Path) -> None:
     assert "| shipped (01234567) |" in rows["`shipped.json`"]
     assert "| mine.npz (fedcba98) |" in rows["`mine.json`"]
     assert "| none |" in rows["`heuristic.json`"]
+
+
+def test_a_preset_run_shows_the_depths_it_searched_where_its_file_records_them(
+    tmp_path: Path,
+) -> None:
+    run = json.loads((RUNS / "strong-2041.json").read_text(encoding="utf-8"))
+    (tmp_path / "older.json").write_text(json.dumps(run), encoding="utf-8")
+    run["settings"]["plan"] = {"min_depth": 2, "max_depth": 3, "seconds": 0.0, "nodes": 32000}
+    run["settings"]["budget"] = "nodes"
+    (tmp_path / "newer.json").write_text(json.dumps(run), encoding="utf-8")
+    lines = render(tmp_path).splitlines()
+    rows = {line.split("|")[1].strip(): line for line in lines if line.startswith("| `")}
+    assert "| strong, ntuple-snake |" in rows["`older.json`"]
+    assert "| strong d2-d3, budget in nodes, ntuple-snake |" in rows["`newer.json`"]

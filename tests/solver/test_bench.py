@@ -305,6 +305,20 @@ def test_the_header_names_the_tables_of_the_json(tmp_path, capsys):
     assert json.loads(path.read_text())["settings"]["table_policy"] is None
 
 
+@pytest.mark.parametrize("size", ["4x4", "5x5"])
+def test_the_json_records_the_depths_a_preset_searched_on_its_size(tmp_path, size):
+    from py2048.solver.presets import PRESETS
+
+    path = tmp_path / "bench.json"
+    args = ["bench", "--games", "1", "--seed", "40", "--preset", "fast", "--budget", "nodes"]
+    args += ["--size", size, "--max-moves", "5", "--workers", "1", "--no-tables"]
+    assert main([*args, "--json", str(path)]) == 0
+    plan = json.loads(path.read_text())["settings"]["plan"]
+    fast = PRESETS["fast"]
+    assert (plan["min_depth"], plan["max_depth"]) == fast.depths(classic=size == "4x4")
+    assert (plan["nodes"], plan["seconds"], plan["adaptive"]) == (fast.nodes, 0.0, True)
+
+
 def test_the_json_tells_two_builds_of_one_table_apart(tmp_path, monkeypatch):
     """Each built table's checksum is recorded beside its name: a table built again with other
     caps keeps its name, so the name alone does not say which games a run played."""

@@ -28,6 +28,7 @@ def bench_report(
             "time_ms": settings.time_ms,
             "preset": settings.preset,
             "budget": settings.budget,
+            "plan": settings.plan()._asdict(),
             "rng": settings.rng,
             "evaluator": settings.evaluator_name(),
             "network": _network(settings),
