@@ -56,7 +56,8 @@ def test_chunks_add_up_in_seed_order(tmp_path: Path) -> None:
 def test_chunks_played_otherwise_are_refused(tmp_path: Path) -> None:
     strong = chunk(tmp_path, 2001, [game(2001)])
     balanced = chunk(tmp_path, 2002, [game(2002)], preset="balanced")
-    with pytest.raises(ChunkError, match="other settings \\(preset\\)"):
+    # the preset, and the plan it resolved to (its depths and cap)
+    with pytest.raises(ChunkError, match="other settings \\(plan, preset\\)"):
         load_chunks([strong, balanced])
 
 
