@@ -65,7 +65,7 @@ across versions."""
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("fast", 1, 2, 5.0, "instant hints: at most 5 ms per move", (1, 2)),
+        Preset("fast", 2, 3, 5.0, "instant hints: at most 5 ms per move", (1, 2)),
         Preset("balanced", 2, 3, 50.0, "the default: at most 50 ms per move", (2, 3)),
         Preset("strong", 3, 6, 500.0, "for analysis and records: at most 500 ms per move", (3, 6)),
     )
