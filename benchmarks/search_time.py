@@ -22,6 +22,12 @@ use chose, and the tree of a search does not depend on the evaluation's values, 
 network searches the same positions. ``--rounds`` repeats the whole comparison, interleaved.
 
     python benchmarks/search_time.py --evaluators ntuple-snake,ntuple-snake@net-6x6.npz --rounds 2
+
+``--leaves both`` searches every board twice, with the solver's transposition table and with one
+that does not remember leaf evaluations (its chance-node entries only), so what remembering
+leaves saves is timed on the same boards in the same run; the positions are the same by design.
+
+    python benchmarks/search_time.py --evaluators ntuple-snake --depth 3 --leaves both --rounds 3
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from py2048.evaluation.tuples import tuple_layout
 from py2048.solver.autoplay import SEARCHED, autoplay
 from py2048.solver.search import (
     COUNTER_SLOTS,
+    LEAF_SLOTS,
     NODES,
     Run,
     SearchPlan,
@@ -81,12 +88,15 @@ def searched_boards(games: int, seed: int, depth: int) -> np.ndarray:
 
 
 def timed_search(
-    boards: np.ndarray, depth: int, evaluator: Evaluator, cutoff: float
+    boards: np.ndarray, depth: int, evaluator: Evaluator, cutoff: float, leaves: bool = True
 ) -> tuple[int, float]:
     """Nodes and seconds of :func:`search_all` over ``boards``, each search with generations of
-    its own in a fresh transposition table (compiled first on two boards, in another table)."""
+    its own in a fresh transposition table (compiled first on two boards, in another table);
+    without ``leaves``, a table of chance-node entries only."""
     counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
     warm_up, timed = transposition_table(depth), transposition_table(depth)
+    if not leaves:
+        warm_up, timed = warm_up[:-LEAF_SLOTS].copy(), timed[:-LEAF_SLOTS].copy()
 
     def search(some: np.ndarray, table: np.ndarray) -> int:
         kernel, data = evaluator.kernel, evaluator.data
@@ -134,6 +144,12 @@ def main() -> None:
     parser.add_argument("--evaluators", default="ntuple,ntuple-snake,heuristic")
     parser.add_argument("--cutoffs", default="rule", help="'rule' or N for 1 in N, by commas")
     parser.add_argument("--rounds", type=int, default=1, help="repeat the comparison")
+    parser.add_argument(
+        "--leaves",
+        choices=["yes", "no", "both"],
+        default="yes",
+        help="remember leaf evaluations (the solver's table), not, or both in turn",
+    )
     args = parser.parse_args()
     boards = searched_boards(args.games, args.seed, args.depth)
     print(
@@ -143,18 +159,20 @@ def main() -> None:
     )
     evaluators = {name: evaluator_named(name) for name in args.evaluators.split(",")}
     width = max(14, *(len(name) for name in evaluators))
+    leaf_settings = {"yes": [True], "no": [False], "both": [True, False]}[args.leaves]
     print(
-        f"{'evaluation':<{width}} {'cutoff':>8} {'moves/s':>9} {'nodes/move':>11} {'M nodes/s':>10}"
+        f"{'evaluation':<{width}} {'cutoff':>8} {'leaves':>6} {'moves/s':>9} {'nodes/move':>11} "
+        f"{'M nodes/s':>10}"
     )
     for _, (name, evaluator) in product(range(args.rounds), evaluators.items()):
-        for cutoff_name in args.cutoffs.split(","):
+        for cutoff_name, leaves in product(args.cutoffs.split(","), leaf_settings):
             cutoff = (
                 probability_cutoff(args.depth) if cutoff_name == "rule" else 1 / int(cutoff_name)
             )
-            nodes, seconds = timed_search(boards, args.depth, evaluator, cutoff)
+            nodes, seconds = timed_search(boards, args.depth, evaluator, cutoff, leaves)
             print(
                 f"{name:<{width}} {'1/' + str(round(1 / cutoff)):>8} "
-                f"{len(boards) / seconds:>9,.0f} "
+                f"{'yes' if leaves else 'no':>6} {len(boards) / seconds:>9,.0f} "
                 f"{nodes / len(boards):>11,.0f} {nodes / seconds / 1e6:>10.2f}"
             )
 

@@ -40,6 +40,8 @@ def test_the_timed_loop_visits_the_nodes_the_solver_visits() -> None:
         )
         expected += counters[NODES]
     assert nodes == expected > 0 and seconds > 0
+    # a table that does not remember leaves visits the same positions
+    assert timed_search(boards, 2, evaluator, probability_cutoff(2), leaves=False)[0] == nodes
 
 
 def test_a_network_named_by_its_file_evaluates_as_the_solver_reads_that_network(

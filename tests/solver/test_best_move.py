@@ -17,9 +17,11 @@ from py2048.evaluation import DEFAULT_EVALUATOR
 from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, register_evaluator
 from py2048.solver.search import (
     COUNTER_SLOTS,
+    LEAF_SLOTS,
     NODES,
     Run,
     SearchPlan,
+    chance_slots,
     decide,
     transposition_table,
 )
@@ -358,3 +360,36 @@ def test_replies_that_take_the_largest_tile_from_its_corner_are_judged_not_searc
     for d, value in judged.items():
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
     assert any(not math.isclose(judged[d], searched[d], rel_tol=1e-9) for d in judged)
+
+
+def searched(
+    board: list[list[int]], depth: int, table: np.ndarray, generation: int, name: str | None
+) -> tuple[list[float], int]:
+    """One search of ``board`` at ``depth`` in ``table``: (values, positions)."""
+    evaluator = get_evaluator(name)
+    lo, hi = pack(board)
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    out = np.zeros(4, dtype=np.float64)
+    run = Run(ROW_TABLES, np.uint64(generation), counters, 0.0, 0.0)
+    plan = SearchPlan(depth, depth, 0.0, False)
+    decide(np.uint64(lo), np.uint64(hi), plan, evaluator.kernel, evaluator.data, table, run, out)
+    return list(out), int(counters[NODES])
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    first=boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 8),
+    second=boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 8),
+)
+def test_remembered_leaves_change_no_value_and_no_position_count(first, second):
+    shared = transposition_table(2)
+    assert chance_slots(shared.shape[0]) == shared.shape[0] - LEAF_SLOTS
+    searches = [(first, "ntuple-snake"), (first, "ntuple"), (second, "heuristic")]
+    searches += [(second, "ntuple"), (first, "ntuple-snake")]
+    for generation, (board, name) in enumerate(searches, start=1):
+        chance_only = transposition_table(2)[:-LEAF_SLOTS].copy()
+        assert chance_slots(chance_only.shape[0]) == chance_only.shape[0]
+        # a table reused by later searches, with other evaluations, answers as a fresh one
+        assert searched(board, 2, shared, generation, name) == searched(
+            board, 2, chance_only, generation, name
+        )

@@ -43,6 +43,7 @@ from py2048.solver.search import (
     SEARCH_PLAN,
     TABLE_HITS,
     TRANSPOSITION_TABLE,
+    chance_slots,
     deepening_range,
     depth_for,
     over_budget,
@@ -146,7 +147,7 @@ def chance_value(board, level, depth, cprob, weights, table, run):
             counters[ABORTED] = 1
             return _DEAD
     key, check = _hashes(board)
-    entry = table[int(key >> _U32) & (table.shape[0] - 1)]
+    entry = table[int(key >> _U32) & (chance_slots(table.shape[0]) - 1)]
     stamp = (run.generation << _U24) | ((check & _CHECK_MASK) << _U8)
     if (
         entry.key == key
