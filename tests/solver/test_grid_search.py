@@ -13,7 +13,9 @@ from py2048.engine.direction import Direction
 from py2048.engine.size import BoardSize
 from py2048.evaluation.lines import line_evaluation
 from py2048.solver import best_move
-from py2048.solver.grid_search import adaptive_depth
+from py2048.solver.grid_search import GridRun, adaptive_depth, decide, scratch_boards
+from py2048.solver.hint import weights_for
+from py2048.solver.search import COUNTER_SLOTS, LEAF_SLOTS, NODES, SearchPlan, transposition_table
 from tests.solver.grid_reference import move_values
 
 # 3x3, two moves: right loses after either spawn; down loses after a 2, not after a 4.
@@ -136,3 +138,30 @@ def test_other_evaluations_are_refused_off_4x4() -> None:
     with pytest.raises(ValueError, match="4x4 boards only"):
         best_move(SMALL, depth=1, evaluator="ntuple")
     assert best_move(SMALL, depth=1, evaluator="heuristic").direction in Direction
+
+
+def _searched(
+    board: list[list[int]], depth: int, table: np.ndarray, generation: int
+) -> tuple[list[float], int]:
+    """One grid search of ``board`` at ``depth`` in ``table``: (values, positions)."""
+    size = _size(board)
+    cells = np.array([v.bit_length() - 1 if v else 0 for row in board for v in row], np.uint8)
+    counters = np.zeros(COUNTER_SLOTS, dtype=np.int64)
+    out = np.zeros(4, dtype=np.float64)
+    run = GridRun(
+        size.rows, size.cols, scratch_boards(cells.size), np.uint64(generation), counters, 0.0, 0.0
+    )
+    plan = SearchPlan(depth, depth, 0.0, False)
+    decide(cells, plan, weights_for(size), table, run, out)
+    return list(out), int(counters[NODES])
+
+
+def test_remembered_leaves_change_no_value_and_no_position_count() -> None:
+    shared = transposition_table(2)
+    boards = [WIDE, RECTANGLE, TALL, WIDE, SMALL]
+    for generation, board in enumerate(boards, start=1):
+        chance_only = transposition_table(2)[:-LEAF_SLOTS].copy()
+        # a table reused by searches of other boards and sizes answers as a fresh one does
+        assert _searched(board, 2, shared, generation) == _searched(
+            board, 2, chance_only, generation
+        )

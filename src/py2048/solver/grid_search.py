@@ -37,6 +37,7 @@ from py2048.evaluation.lines import LINE_WEIGHTS, evaluate
 from py2048.solver.clock import monotonic
 from py2048.solver.search import (
     ABORTED,
+    LEAF_SLOTS,
     MAX_DEPTH,
     NEXT_CLOCK,
     NODES,
@@ -119,9 +120,25 @@ def _hashes(cells):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _leaf(cells, weights, run):
+def _leaf(cells, weights, table, run):
+    """The evaluation of a leaf, read from the table's leaf entries where this search (this
+    generation) has met the board before (as on 4x4, :data:`~py2048.solver.search.LEAF_SLOTS`);
+    counted as a position either way."""
     run.counters[NODES] += 1
-    return evaluate(cells, run.rows, run.cols, weights)
+    size = table.shape[0]
+    chance = chance_slots(size)
+    if chance == size:
+        return evaluate(cells, run.rows, run.cols, weights)
+    key, check = _hashes(cells)
+    entry = table[chance + (int(key) & (LEAF_SLOTS - 1))]
+    stamp = (run.generation << _U24) | ((check & _CHECK_MASK) << _U8)
+    if entry.key == key and entry.meta == stamp:
+        return entry.value
+    value = evaluate(cells, run.rows, run.cols, weights)
+    entry.key = key
+    entry.meta = stamp
+    entry.value = value
+    return value
 
 
 @njit_uncounted(
@@ -175,7 +192,7 @@ def chance_value(board, level, depth, cprob, weights, table, run):
                 if not moved:
                     continue
                 if at_leaf:
-                    value = _leaf(reply, weights, run)
+                    value = _leaf(reply, weights, table, run)
                 else:
                     value = chance_value(
                         reply, level + 1, depth - 1, child_cprob, weights, table, run
@@ -183,7 +200,7 @@ def chance_value(board, level, depth, cprob, weights, table, run):
                 if value > best:
                     best = value
             if best == -np.inf:  # the game is lost after this spawn
-                best = _leaf(board, weights, run) - weights.lost_penalty
+                best = _leaf(board, weights, table, run) - weights.lost_penalty
             total += p * best
         board[cell] = 0
     result = total / empty
@@ -211,7 +228,7 @@ def search_root(cells, depth, weights, table, run, out):
             out[direction] = -np.inf
             continue
         if depth == 0:
-            out[direction] = _leaf(after, weights, run)
+            out[direction] = _leaf(after, weights, table, run)
         else:
             out[direction] = chance_value(after, 1, depth, 1.0, weights, table, run)
 
