@@ -18,6 +18,7 @@ from py2048.solver import PRESETS, Evaluator, Hint, best_move, get_evaluator, re
 from py2048.solver.search import (
     COUNTER_SLOTS,
     LEAF_SLOTS,
+    MAX_DEPTH,
     NODES,
     Run,
     SearchPlan,
@@ -382,8 +383,11 @@ def searched(
     second=boards().filter(lambda b: sum(v == 0 for row in b for v in row) <= 8),
 )
 def test_remembered_leaves_change_no_value_and_no_position_count(first, second):
+    for depth in range(MAX_DEPTH + 1):  # every table the solver makes has its leaf entries
+        size = transposition_table(depth).shape[0]
+        chance = chance_slots(size)
+        assert chance == size - LEAF_SLOTS and chance & (chance - 1) == 0
     shared = transposition_table(2)
-    assert chance_slots(shared.shape[0]) == shared.shape[0] - LEAF_SLOTS
     searches = [(first, "ntuple-snake"), (first, "ntuple"), (second, "heuristic")]
     searches += [(second, "ntuple"), (first, "ntuple-snake")]
     for generation, (board, name) in enumerate(searches, start=1):
