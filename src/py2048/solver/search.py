@@ -141,7 +141,6 @@ kernel and data, the transposition table, the run."""
 LEAF_SLOTS = 1 << 14
 """Entries at the end of a table from :func:`transposition_table` that remember the search's
 leaf evaluations (384 KB, so they stay in the processor's second-level cache)."""
-_LEAF_HASH = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -171,6 +170,12 @@ def _slot(lo: np.uint64, hi: np.uint64, size: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _stamp(generation: np.uint64, hi: np.uint64) -> np.uint64:
+    """An entry's ``meta`` less its depth: the search's generation and the board's ``hi``."""
+    return (generation << _U24) | ((hi & _HI_MASK) << _U8)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _leaf(lo, hi, evaluate, evaluation, counters, table, generation):
     """The evaluation of a leaf, read from the table's leaf entries where this search (this
     ``generation``) has met the board before; counted as a position either way."""
@@ -188,9 +193,8 @@ def _leaf(lo, hi, evaluate, evaluation, counters, table, generation):
     chance = chance_slots(size)
     if chance == size:
         return evaluate(lo, hi, weights, evaluation.layout)
-    h = (lo ^ (hi << _U32) ^ (hi >> _U8)) * _LEAF_HASH
-    entry = table[chance + (int(h >> _U32) & (LEAF_SLOTS - 1))]
-    stamp = (generation << _U24) | ((hi & _HI_MASK) << _U8)
+    entry = table[chance + _slot(lo, hi, LEAF_SLOTS)]
+    stamp = _stamp(generation, hi)
     if entry.key == lo and entry.meta == stamp:
         return entry.value
     value = evaluate(lo, hi, weights, evaluation.layout)
@@ -239,7 +243,7 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
             counters[ABORTED] = 1
             return _DEAD
     entry = table[_slot(lo, hi, chance_slots(table.shape[0]))]
-    stamp = (run.generation << _U24) | ((hi & _HI_MASK) << _U8)
+    stamp = _stamp(run.generation, hi)
     if (
         entry.key == lo
         and (entry.meta & ~_DEPTH_MASK) == stamp
