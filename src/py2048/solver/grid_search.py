@@ -37,6 +37,7 @@ from py2048.evaluation.lines import LINE_WEIGHTS, evaluate
 from py2048.solver.clock import monotonic
 from py2048.solver.search import (
     ABORTED,
+    CLOCK_EVERY,
     LEAF_SLOTS,
     MAX_DEPTH,
     NEXT_CLOCK,
@@ -45,13 +46,14 @@ from py2048.solver.search import (
     TABLE_HITS,
     TRANSPOSITION_TABLE,
     chance_slots,
-    deepening_range,
+    depth_done,
     depth_for,
-    over_budget,
+    depth_reached,
+    next_depth,
     probability_cutoff,
+    start_deepening,
 )
 
-_CLOCK_EVERY = 4096
 _DEAD = 0.0
 _U8 = np.uint64(8)
 _U24 = np.uint64(24)
@@ -157,7 +159,7 @@ def chance_value(board, level, depth, cprob, weights, table, run):
         return _DEAD
     counters[NODES] += 1
     if counters[NODES] >= counters[NEXT_CLOCK] and (run.deadline > 0.0 or run.node_limit > 0):
-        counters[NEXT_CLOCK] = counters[NODES] + _CLOCK_EVERY
+        counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
         if (run.node_limit > 0 and counters[NODES] > run.node_limit) or (
             run.deadline > 0.0 and monotonic() > run.deadline
         ):
@@ -264,62 +266,31 @@ def decide(cells, plan, weights, table, run, out):
     searches up to ``plan.min_depth`` always finishing; a single legal move answered at depth 0
     under a budget or a preset.
     """
-    started = monotonic()
-    deadline = started + plan.seconds if plan.seconds > 0.0 else 0.0
     mask = grid.legal_mask(cells, run.rows, run.cols)
     legal = 0
     for direction in range(4):
         legal += (mask >> direction) & 1
-    counters = run.counters
-    counters[NODES] = 0
-    counters[ABORTED] = 0
-    counters[TABLE_HITS] = 0
-    counters[NEXT_CLOCK] = _CLOCK_EVERY
-    if legal == 0:
-        for direction in range(4):
-            out[direction] = -np.inf
-        return -1
     adaptive = adaptive_depth(cells, plan.min_depth, plan.max_depth) if plan.adaptive else 0
-    first, target, floor = deepening_range(plan, legal, adaptive)
-    scratch = np.empty(4, dtype=np.float64)
-    reached = -1
-    previous_nodes = 0
-    last_seconds = 0.0
-    growth = 1.0
+    first, target, floor, state = start_deepening(plan, legal, adaptive, run.counters, out)
+    values = np.empty(4, dtype=np.float64)
     for depth in range(first, target + 1):
-        iteration_started = monotonic()
-        before = counters[NODES]
-        capped = depth > floor
-        if capped and over_budget(
-            plan,
-            deadline - iteration_started,
-            last_seconds,
-            growth,
-            plan.nodes - before,
-            previous_nodes,
-        ):
+        go, deadline, node_limit = next_depth(plan, state, depth, floor, run.counters)
+        if not go:
             break
         iteration = GridRun(
             run.rows,
             run.cols,
             run.boards,
             run.generation,
-            counters,
-            deadline if capped else 0.0,
+            run.counters,
+            deadline,
             probability_cutoff(depth),
-            plan.nodes if capped else 0,
+            node_limit,
         )
-        search_root(cells, depth, weights, table, iteration, scratch)
-        if counters[ABORTED]:
+        search_root(cells, depth, weights, table, iteration, values)
+        if not depth_done(state, depth, run.counters, values, out):
             break
-        for direction in range(4):
-            out[direction] = scratch[direction]
-        reached = depth
-        iteration_nodes = counters[NODES] - before
-        last_seconds = monotonic() - iteration_started
-        growth = iteration_nodes / previous_nodes if previous_nodes > 0 else 1.0
-        previous_nodes = iteration_nodes
-    return reached
+    return depth_reached(state)
 
 
 @njit(

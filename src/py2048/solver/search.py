@@ -61,8 +61,8 @@ from py2048.solver.clock import monotonic
 NODES, ABORTED, TABLE_HITS, NEXT_CLOCK = 0, 1, 2, 3
 """Slots of the ``counters`` array shared by one search's kernels."""
 COUNTER_SLOTS = 4
-_CLOCK_EVERY = 4096
-"""Nodes between two readings of the clock (tens of microseconds)."""
+CLOCK_EVERY = 4096
+"""Nodes between two readings of the clock (tens of microseconds), in every search kernel."""
 
 _DEAD = 0.0
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -236,7 +236,7 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
         return _DEAD
     counters[NODES] += 1
     if counters[NODES] >= counters[NEXT_CLOCK] and (run.deadline > 0.0 or run.node_limit > 0):
-        counters[NEXT_CLOCK] = counters[NODES] + _CLOCK_EVERY
+        counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
         if (run.node_limit > 0 and counters[NODES] > run.node_limit) or (
             run.deadline > 0.0 and monotonic() > run.deadline
         ):
@@ -383,6 +383,81 @@ def adaptive_depth(lo, hi, min_depth, max_depth):
     return depth_for(distinct, empty, min_depth, max_depth)
 
 
+_DEADLINE, _REACHED, _PREVIOUS_NODES, _LAST_SECONDS, _GROWTH, _STARTED, _BEFORE = range(7)
+"""Slots of a position's deepening state (:func:`start_deepening`)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def start_deepening(plan, legal, adaptive, counters, out):
+    """Begin the searches of one position as ``plan`` says (every board size alike: see
+    :func:`decide`): ``(first, target, floor, state)``, the depths to search from and to, the
+    floor up to which every search finishes, and the state that :func:`next_depth` and
+    :func:`depth_done` keep. ``legal`` counts the position's moves (with none, ``out`` is
+    -inf everywhere and no depth is searched); ``adaptive`` is its adaptive depth, read only
+    when ``plan.adaptive``; ``counters`` are those its searches count in."""
+    state = np.zeros(7, dtype=np.float64)
+    started = monotonic()
+    state[_DEADLINE] = started + plan.seconds if plan.seconds > 0.0 else 0.0
+    state[_REACHED] = -1.0
+    state[_GROWTH] = 1.0
+    counters[NODES] = 0
+    counters[ABORTED] = 0
+    counters[TABLE_HITS] = 0
+    counters[NEXT_CLOCK] = CLOCK_EVERY
+    if legal == 0:
+        for direction in range(4):
+            out[direction] = -np.inf
+        return 0, -1, 0, state
+    first, target, floor = deepening_range(plan, legal, adaptive)
+    return first, target, floor, state
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_depth(plan, state, depth, floor, counters):
+    """``(go, deadline, node_limit)`` of the next search, at ``depth``: whether it starts (a
+    search past the floor only while the last one's cost times its growth still fits the
+    budget), and the deadline and node limit it runs against (none up to the floor)."""
+    started = monotonic()
+    before = counters[NODES]
+    state[_STARTED] = started
+    state[_BEFORE] = before
+    if depth <= floor:
+        return True, 0.0, 0
+    if over_budget(
+        plan,
+        state[_DEADLINE] - started,
+        state[_LAST_SECONDS],
+        state[_GROWTH],
+        plan.nodes - before,
+        int(state[_PREVIOUS_NODES]),
+    ):
+        return False, 0.0, 0
+    return True, state[_DEADLINE], plan.nodes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def depth_done(state, depth, counters, values, out):
+    """After the search at ``depth``: False if the budget stopped it (its ``values`` are thrown
+    away); else they become ``out``, the depth reached, and its cost the next one's measure."""
+    if counters[ABORTED]:
+        return False
+    for direction in range(4):
+        out[direction] = values[direction]
+    state[_REACHED] = depth
+    nodes = counters[NODES] - int(state[_BEFORE])
+    previous = state[_PREVIOUS_NODES]
+    state[_LAST_SECONDS] = monotonic() - state[_STARTED]
+    state[_GROWTH] = nodes / previous if previous > 0 else 1.0
+    state[_PREVIOUS_NODES] = nodes
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def depth_reached(state):
+    """The depth whose values a position's searches answered with (-1: none)."""
+    return int(state[_REACHED])
+
+
 @njit(
     types.int64(types.uint64, types.uint64, SEARCH_PLAN, *SEARCH_RECORDS, types.float64[::1]),
     cache=True,
@@ -402,58 +477,21 @@ def decide(lo, hi, plan, evaluate, evaluation, table, run, out):
     tables, the generation and the counters; its deadline, node limit and cutoff are set here
     for each depth.
     """
-    started = monotonic()
-    deadline = started + plan.seconds if plan.seconds > 0.0 else 0.0
     legal = 0
     for direction in range(4):
         new_lo, new_hi, _ = move(lo, hi, direction, run.tables)
         if new_lo != lo or new_hi != hi:
             legal += 1
-    counters = run.counters
-    counters[NODES] = 0
-    counters[ABORTED] = 0
-    counters[TABLE_HITS] = 0
-    counters[NEXT_CLOCK] = _CLOCK_EVERY
-    if legal == 0:
-        for direction in range(4):
-            out[direction] = -np.inf
-        return -1
     adaptive = adaptive_depth(lo, hi, plan.min_depth, plan.max_depth) if plan.adaptive else 0
-    first, target, floor = deepening_range(plan, legal, adaptive)
-    scratch = np.empty(4, dtype=np.float64)
-    reached = -1
-    previous_nodes = 0
-    last_seconds = 0.0
-    growth = 1.0
+    first, target, floor, state = start_deepening(plan, legal, adaptive, run.counters, out)
+    values = np.empty(4, dtype=np.float64)
     for depth in range(first, target + 1):
-        iteration_started = monotonic()
-        before = counters[NODES]
-        capped = depth > floor
-        if capped and over_budget(
-            plan,
-            deadline - iteration_started,
-            last_seconds,
-            growth,
-            plan.nodes - before,
-            previous_nodes,
-        ):
+        go, deadline, node_limit = next_depth(plan, state, depth, floor, run.counters)
+        if not go:
             break
-        iteration = Run(
-            run.tables,
-            run.generation,
-            counters,
-            deadline if capped else 0.0,
-            probability_cutoff(depth),
-            plan.nodes if capped else 0,
-        )
-        search_root(lo, hi, depth, evaluate, evaluation, table, iteration, scratch)
-        if counters[ABORTED]:
+        cutoff = probability_cutoff(depth)
+        iteration = Run(run.tables, run.generation, run.counters, deadline, cutoff, node_limit)
+        search_root(lo, hi, depth, evaluate, evaluation, table, iteration, values)
+        if not depth_done(state, depth, run.counters, values, out):
             break
-        for direction in range(4):
-            out[direction] = scratch[direction]
-        reached = depth
-        iteration_nodes = counters[NODES] - before
-        last_seconds = monotonic() - iteration_started
-        growth = iteration_nodes / previous_nodes if previous_nodes > 0 else 1.0
-        previous_nodes = iteration_nodes
-    return reached
+    return depth_reached(state)
