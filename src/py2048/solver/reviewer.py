@@ -436,16 +436,8 @@ class Grader:
     ) -> np.ndarray:
         """(positions, 4) values, -inf where a direction does not move; searched in parts of
         about 0.1 s, after each of which ``progress`` hears how far it got."""
-        count = los.shape[0]
-        values = np.empty((count, 4), dtype=np.float64)
-        depths = np.empty(count, dtype=np.int64)
-        done = 0
-        part = 16
-        if progress is not None:
-            progress(0, count)
-        while done < count:
-            stop = min(count, done + part)
-            started = time.perf_counter()
+
+        def grade(done: int, stop: int, values: np.ndarray, depths: np.ndarray) -> None:
             grade_positions(
                 los[done:stop],
                 his[done:stop],
@@ -455,16 +447,12 @@ class Grader:
                 self.table,
                 ROW_TABLES,
                 self.searched,
-                values[done:stop],
-                depths[done:stop],
+                values,
+                depths,
             )
             self.searched += stop - done
-            spent = time.perf_counter() - started
-            part = max(16, min(4096, int((stop - done) * _TARGET_CHUNK_SECONDS / max(spent, 1e-4))))
-            done = stop
-            if progress is not None:
-                progress(done, count)
-        return values
+
+        return _graded_in_parts(los.shape[0], grade, progress)
 
     def best(self, game: Game) -> Direction | None:
         """The direction a review rates best in this game's position (None: no move left)."""
@@ -502,16 +490,7 @@ class GridGrader:
         ``progress`` hears how far it got."""
         from py2048.solver.grid_search import grade_positions as grade_grid
 
-        count = boards.shape[0]
-        values = np.empty((count, 4), dtype=np.float64)
-        depths = np.empty(count, dtype=np.int64)
-        done = 0
-        part = 16
-        if progress is not None:
-            progress(0, count)
-        while done < count:
-            stop = min(count, done + part)
-            started = time.perf_counter()
+        def grade(done: int, stop: int, values: np.ndarray, depths: np.ndarray) -> None:
             run = self.run._replace(generation=np.uint64(self.searched + 1))
             grade_grid(
                 np.ascontiguousarray(boards[done:stop]),
@@ -519,16 +498,37 @@ class GridGrader:
                 self.weights,
                 self.table,
                 run,
-                values[done:stop],
-                depths[done:stop],
+                values,
+                depths,
             )
             self.searched += stop - done
-            spent = time.perf_counter() - started
-            part = max(16, min(4096, int((stop - done) * _TARGET_CHUNK_SECONDS / max(spent, 1e-4))))
-            done = stop
-            if progress is not None:
-                progress(done, count)
-        return values
+
+        return _graded_in_parts(boards.shape[0], grade, progress)
+
+
+def _graded_in_parts(
+    count: int,
+    grade: Callable[[int, int, np.ndarray, np.ndarray], None],
+    progress: Progress | None,
+) -> np.ndarray:
+    """(count, 4) values, from ``grade(done, stop, values, depths)`` called on parts of about
+    0.1 s each (the part's size follows the last one's time), ``progress`` told after each."""
+    values = np.empty((count, 4), dtype=np.float64)
+    depths = np.empty(count, dtype=np.int64)
+    done = 0
+    part = 16
+    if progress is not None:
+        progress(0, count)
+    while done < count:
+        stop = min(count, done + part)
+        started = time.perf_counter()
+        grade(done, stop, values[done:stop], depths[done:stop])
+        spent = time.perf_counter() - started
+        part = max(16, min(4096, int((stop - done) * _TARGET_CHUNK_SECONDS / max(spent, 1e-4))))
+        done = stop
+        if progress is not None:
+            progress(done, count)
+    return values
 
 
 def _grade_grid_move(
