@@ -34,13 +34,10 @@ from py2048._uncounted import njit_uncounted
 from py2048.engine import grid
 from py2048.engine.rng import SPAWN_ODDS
 from py2048.evaluation.lines import LINE_WEIGHTS, evaluate
-from py2048.solver.clock import monotonic
 from py2048.solver.search import (
     ABORTED,
-    CLOCK_EVERY,
     LEAF_SLOTS,
     MAX_DEPTH,
-    NEXT_CLOCK,
     NODES,
     SEARCH_PLAN,
     TABLE_HITS,
@@ -50,6 +47,7 @@ from py2048.solver.search import (
     depth_for,
     depth_reached,
     next_depth,
+    node_entered,
     probability_cutoff,
     start_deepening,
 )
@@ -155,16 +153,8 @@ def chance_value(board, level, depth, cprob, weights, table, run):
     in place), and the replies are made in ``run.boards[level]``.
     """
     counters = run.counters
-    if counters[ABORTED]:
+    if not node_entered(counters, run.deadline, run.node_limit):
         return _DEAD
-    counters[NODES] += 1
-    if counters[NODES] >= counters[NEXT_CLOCK] and (run.deadline > 0.0 or run.node_limit > 0):
-        counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
-        if (run.node_limit > 0 and counters[NODES] > run.node_limit) or (
-            run.deadline > 0.0 and monotonic() > run.deadline
-        ):
-            counters[ABORTED] = 1
-            return _DEAD
     key, check = _hashes(board)
     entry = table[int(key >> _U32) & (chance_slots(table.shape[0]) - 1)]
     stamp = (run.generation << _U24) | ((check & _CHECK_MASK) << _U8)

@@ -205,6 +205,24 @@ def _leaf(lo, hi, evaluate, evaluation, counters, table, generation):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def node_entered(counters, deadline, node_limit):
+    """Count a chance node of a search; False when the search is to stop instead (stopped
+    already, or its ``deadline`` or ``node_limit`` passed: the clock and the count are read
+    every :data:`CLOCK_EVERY` nodes), which marks ``counters[ABORTED]``."""
+    if counters[ABORTED]:
+        return False
+    counters[NODES] += 1
+    if counters[NODES] >= counters[NEXT_CLOCK] and (deadline > 0.0 or node_limit > 0):
+        counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
+        if (node_limit > 0 and counters[NODES] > node_limit) or (
+            deadline > 0.0 and monotonic() > deadline
+        ):
+            counters[ABORTED] = 1
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _cornered(lo, hi):
     """``(cell, exponent)`` of the board's largest tile when it sits in a corner (its first
     cell in reading order, if it appears more than once), else ``(-1, 0)``."""
@@ -232,16 +250,8 @@ def chance_value(lo, hi, depth, cprob, evaluate, evaluation, table, run):
     in place, which saves a call per leaf.
     """
     counters = run.counters
-    if counters[ABORTED]:
+    if not node_entered(counters, run.deadline, run.node_limit):
         return _DEAD
-    counters[NODES] += 1
-    if counters[NODES] >= counters[NEXT_CLOCK] and (run.deadline > 0.0 or run.node_limit > 0):
-        counters[NEXT_CLOCK] = counters[NODES] + CLOCK_EVERY
-        if (run.node_limit > 0 and counters[NODES] > run.node_limit) or (
-            run.deadline > 0.0 and monotonic() > run.deadline
-        ):
-            counters[ABORTED] = 1
-            return _DEAD
     entry = table[_slot(lo, hi, chance_slots(table.shape[0]))]
     stamp = _stamp(run.generation, hi)
     if (
