@@ -542,47 +542,58 @@ def _grade_grid_move(
 ) -> MoveReview:
     """One move off 4x4; ``scale`` (heuristic values) is what relative losses are shares of,
     None for values in points."""
-    values = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
-    best = max(values, key=values.__getitem__)
-    best_value = values[best]
-    if scale is None:
-        loss, relative = relative_loss(best_value, values[played])
-    else:
-        loss, _ = relative_loss(best_value, values[played])
-        relative = min(1.0, loss / scale)
-    grade = grade_of(loss, relative)
-    mistake = None
-    if GRADES.index(grade) >= GRADES.index("inaccuracy"):
-        mistake = grid_strategy_mistake(exponents, size, played, best)
-    return MoveReview(
-        number=number,
-        board=tuple(tuple(r) for r in grid.tiles(exponents, size)),
-        score=score,
-        played=played,
-        best=best,
-        values=values,
-        loss=loss,
-        relative=relative,
-        grade=grade,
-        forced=len(values) == 1,
-        mistake=mistake,
+
+    def losses(best_value: float, played_value: float) -> tuple[float, float]:
+        loss, relative = relative_loss(best_value, played_value)
+        return (loss, relative) if scale is None else (loss, min(1.0, loss / scale))
+
+    return _reviewed(
+        number,
+        grid.tiles(exponents, size),
+        score,
+        played,
+        row,
+        losses,
+        lambda best: grid_strategy_mistake(exponents, size, played, best),
     )
 
 
 def _grade_move(
     number: int, lo: int, hi: int, score: int, played: Direction, row: np.ndarray
 ) -> MoveReview:
+    return _reviewed(
+        number,
+        unpack(lo, hi),
+        score,
+        played,
+        row,
+        relative_loss,
+        lambda best: strategy_mistake(lo, hi, played, best),
+    )
+
+
+def _reviewed(
+    number: int,
+    tiles: Iterable[Iterable[int]],
+    score: int,
+    played: Direction,
+    row: np.ndarray,
+    losses: Callable[[float, float], tuple[float, float]],
+    mistake_of: Callable[[Direction], StrategyMistake | None],
+) -> MoveReview:
+    """The review of the move ``played`` from a position whose directions' values are ``row``
+    (-inf where a direction does not move): ``losses(best, played)`` gives its loss and
+    relative loss, and an inaccuracy or worse is named by ``mistake_of(best)``."""
     values = {d: float(row[d]) for d in Direction if row[d] > -math.inf}
     best = max(values, key=values.__getitem__)
-    best_value = values[best]
-    loss, relative = relative_loss(best_value, values[played])
+    loss, relative = losses(values[best], values[played])
     grade = grade_of(loss, relative)
     mistake = None
     if GRADES.index(grade) >= GRADES.index("inaccuracy"):
-        mistake = strategy_mistake(lo, hi, played, best)
+        mistake = mistake_of(best)
     return MoveReview(
         number=number,
-        board=tuple(tuple(r) for r in unpack(lo, hi)),
+        board=tuple(tuple(r) for r in tiles),
         score=score,
         played=played,
         best=best,
