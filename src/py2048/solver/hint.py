@@ -141,6 +141,17 @@ class _Workspace(threading.local):
             self.depth = depth
             self.table = transposition_table(depth)
 
+    def begin(self, plan: SearchPlan, started: float) -> SearchPlan:
+        """Make ready for a search as ``plan`` says, which the caller began at ``started``
+        (``time.perf_counter``): a table deep enough and a fresh generation; the plan with
+        its time budget less the time spent so far."""
+        self.reserve(plan.max_depth)
+        self.generation += 1
+        if plan.seconds > 0.0:
+            spent = time.perf_counter() - started
+            plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
+        return plan
+
 
 _workspace = _Workspace()
 
@@ -152,11 +163,7 @@ def search_packed(
     where one fits, the search elsewhere."""
     started = time.perf_counter()
     work = _workspace
-    work.reserve(plan.max_depth)
-    work.generation += 1
-    if plan.seconds > 0.0:
-        spent = time.perf_counter() - started
-        plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
+    plan = work.begin(plan, started)
     run = Run(ROW_TABLES, np.uint64(work.generation), work.counters, 0.0, 0.0)
     answered, reached = choose(
         np.uint64(lo),
@@ -275,11 +282,7 @@ def search_cells(size: BoardSize, cells: np.ndarray, plan: SearchPlan) -> Hint:
     heuristic and a resolved plan."""
     started = time.perf_counter()
     work = _grid_workspace
-    work.reserve(plan.max_depth)
-    work.generation += 1
-    if plan.seconds > 0.0:
-        spent = time.perf_counter() - started
-        plan = plan._replace(seconds=max(plan.seconds - spent, 1e-6))
+    plan = work.begin(plan, started)
     run = GridRun(
         size.rows,
         size.cols,
