@@ -199,3 +199,39 @@ def dataclasses_replace(options: TrainOptions, **changes: object) -> TrainOption
     import dataclasses
 
     return dataclasses.replace(options, **changes)  # type: ignore[arg-type]
+
+
+def test_export_writes_a_checkpoints_weights_and_leaves_it_as_it_was(tmp_path: Path) -> None:
+    from py2048.cli import main
+
+    checkpoint = tmp_path / "run.npz"
+    at_end = tmp_path / "end.npz"
+    train(arguments(checkpoint, games=30, export=str(at_end)))
+    saved = checkpoint.read_bytes()
+    exported = tmp_path / "exported.npz"
+    assert main(["train", "export", str(checkpoint), str(exported)]) == 0
+    assert checkpoint.read_bytes() == saved
+    ours, theirs = load_weights(exported), load_weights(at_end)
+    assert ours.tuples == theirs.tuples
+    assert np.array_equal(ours.weights, theirs.weights)
+    assert train(arguments(checkpoint, games=40, resume=True, tuples=None)) == 0  # goes on
+
+
+def test_export_refuses_a_damaged_or_missing_checkpoint_and_its_own_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from py2048.cli import main
+
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(b"PK\x03\x04 not a whole archive")
+    assert main(["train", "export", str(damaged), str(tmp_path / "w.npz")]) == 2
+    assert "damaged.npz" in capsys.readouterr().err
+    assert main(["train", "export", str(tmp_path / "absent.npz"), str(tmp_path / "w.npz")]) == 2
+    assert "absent.npz: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "w.npz").exists()
+    checkpoint = tmp_path / "run.npz"
+    train(arguments(checkpoint, games=5))
+    saved = checkpoint.read_bytes()
+    assert main(["train", "export", str(checkpoint), str(checkpoint)]) == 2
+    assert "the checkpoint itself" in capsys.readouterr().err
+    assert checkpoint.read_bytes() == saved

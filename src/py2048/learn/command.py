@@ -2,7 +2,9 @@
 
 The command's flags (:func:`add_arguments`) become a :class:`TrainOptions` in :func:`run`;
 :func:`train` does the rest. ``2048 train install PATH`` and ``2048 train list`` (first words
-that no training flag takes) measure, install and list networks: :mod:`py2048.learn.install`.
+that no training flag takes) measure, install and list networks (:mod:`py2048.learn.install`);
+``2048 train export CHECKPOINT PATH`` writes a checkpoint's weights file
+(:func:`export_checkpoint`).
 """
 
 from __future__ import annotations
@@ -144,13 +146,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=TrainOptions.checkpoint_minutes,
         help="minutes between checkpoints (default: %(default)s)",
     )
-    install.add_subcommands(parser)
+    commands = parser.add_subparsers(
+        title="networks and checkpoints (2048 train with none of these trains)",
+        metavar="{install,list,export}",
+        dest="train_command",
+    )
+    install.add_subcommands(commands)
+    export = commands.add_parser(
+        "export",
+        help="write the weights file of a checkpoint, also while its run goes on",
+        description="Write the weights file (as --export writes it at the end of a run) of "
+        "the network saved in a checkpoint, without training and without changing the "
+        "checkpoint. Safe while a run is saving to it (saves replace the file whole), so a "
+        "long run can be measured as it goes: export, then 2048 train install or "
+        "PY2048_NTUPLE_WEIGHTS=PATH 2048 bench.",
+    )
+    export.add_argument("source", metavar="CHECKPOINT", help="the checkpoint (.npz)")
+    export.add_argument("path", metavar="PATH", help="the weights file to write (.npz)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``2048 train`` with the flags of :func:`add_arguments` (or its ``install`` or
     ``list``)."""
-    if getattr(args, "train_command", None) is not None:
+    command = getattr(args, "train_command", None)
+    if command == "export":
+        return export_checkpoint(Path(args.source), Path(args.path))
+    if command is not None:
         return install.run(args)
     return train(
         TrainOptions(
@@ -207,6 +228,23 @@ def train(options: TrainOptions) -> int:
     if options.export:
         save_weights(trainer.network, options.export)
         console.print(f"Weights written to {options.export}")
+    return 0
+
+
+def export_checkpoint(checkpoint: Path, path: Path) -> int:
+    """``2048 train export``: write the weights file of the network in ``checkpoint``."""
+    from rich.console import Console
+
+    if path.resolve() == checkpoint.resolve():
+        raise ValueError(f"{path} is the checkpoint itself; name another file to write")
+    trainer = load_checkpoint(checkpoint)
+    try:
+        save_weights(trainer.network, path)
+    finally:
+        trainer.close()
+    Console(stderr=True, highlight=False).print(
+        f"Weights of {checkpoint} after {trainer.games_finished:,} games written to {path}"
+    )
     return 0
 
 

@@ -81,13 +81,8 @@ class InstallOptions:
     """Replace an installed network of the same name."""
 
 
-def add_subcommands(parser: argparse.ArgumentParser) -> None:
-    """``install`` and ``list`` under ``2048 train`` (which trains when neither is given)."""
-    commands = parser.add_subparsers(
-        title="installed networks (2048 train with neither trains)",
-        metavar="{install,list}",
-        dest="train_command",
-    )
+def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``install`` and ``list``, among the subcommands of ``2048 train``."""
     install = commands.add_parser(
         "install",
         help="measure a weights file (2048 train --export) and install it for the solver",
@@ -121,7 +116,7 @@ def add_subcommands(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``2048 train install`` or ``2048 train list``."""
+    """Run ``2048 train install`` or ``2048 train list`` (``args.train_command``)."""
     from rich.console import Console
 
     console = Console(highlight=False, soft_wrap=True)
