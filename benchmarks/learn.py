@@ -4,8 +4,9 @@ Run (TDL2048 built as below, or the comparison is skipped with a message):
 
     TDL2048=/path/to/TDL2048/2048 nice python benchmarks/learn.py --rounds 3 --games 5000
 
-Each round trains the 4 x 6-tuple network (Yeh's tuples, TDL2048's ``4x6patt``) from scratch
-on ``--games`` games with temporal coherence (alpha 1.0), once with py2048 and once with
+Each round trains the 4 x 6-tuple network (Yeh's tuples, TDL2048's ``4x6patt``), or with
+``--tuples 8x6`` the shipped network's shape (TDL2048's ``8x6patt``, the same tuples), from
+scratch on ``--games`` games with temporal coherence (alpha 1.0), once with py2048 and once with
 TDL2048, back to back, on one thread; then both with ``--threads`` lock-free workers (py2048's
 ``lock_free`` threads, TDL2048's ``-p``: the rate of each worker, added). Rounds
 interleave the programs, so a machine whose load changes during the run slows both alike; the
@@ -37,7 +38,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 # internal: this script times the trainer's segments, which only the trainer's module names
+from py2048.evaluation.tuples import parse_tuples
 from py2048.learn.training import Trainer, TrainingConfig
+
+SHAPES = {"4x6": "4x6patt", "8x6": "8x6patt"}
+"""The shapes compared, by py2048's name, with TDL2048's name of the same tuples."""
 
 
 class Rate(NamedTuple):
@@ -47,11 +52,11 @@ class Rate(NamedTuple):
     cpu: float
 
 
-def py2048_rate(games: int, workers: int, coherence: bool) -> Rate:
+def py2048_rate(games: int, workers: int, coherence: bool, shape: str = "4x6") -> Rate:
     """Training moves per second over ``games`` games from scratch (compiled beforehand)."""
     config = TrainingConfig(
         seed=1, workers=workers, lock_free=workers > 1, temporal_coherence=coherence,
-        alpha=1.0 if coherence else 0.1,
+        alpha=1.0 if coherence else 0.1, tuples=parse_tuples(shape),
     )  # fmt: skip
     warm = Trainer(config)
     warm.run_round(1)  # compile outside the timing
@@ -68,11 +73,14 @@ def py2048_rate(games: int, workers: int, coherence: bool) -> Rate:
 _BLOCK = re.compile(r"^\d+/\d+ (\d+)ms ([\d.]+)ops(?: \[(\d+)\])?", re.MULTILINE)
 
 
-def tdl2048_rate(binary: str, games: int, coherence: bool, threads: int = 1) -> Rate:
-    """TDL2048's training moves per second over ``games`` games from scratch (4x6patt), with
-    ``threads`` lock-free workers (its ``-p``): each worker's rate from its own blocks, added."""
+def tdl2048_rate(
+    binary: str, games: int, coherence: bool, threads: int = 1, shape: str = "4x6"
+) -> Rate:
+    """TDL2048's training moves per second over ``games`` games from scratch (the tuples of
+    ``shape``), with ``threads`` lock-free workers (its ``-p``): each worker's rate from its
+    own blocks, added."""
     blocks = max(1, games // 1000)
-    command = [binary, "-n", "4x6patt", "-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
+    command = [binary, "-n", SHAPES[shape], "-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
     command += ["-u", "1000", "-s", "1", "-e", "0"]
     if threads > 1:
         command += ["-p", str(threads)]
@@ -98,6 +106,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2, help="lock-free workers (0: skip)")
     parser.add_argument("--fixed", action="store_true", help="a fixed step instead of TC")
+    parser.add_argument("--tuples", choices=sorted(SHAPES), default="4x6", help="the shape")
     parser.add_argument("--json", type=Path, help="also write every round's figures here")
     parser.add_argument("--note", default="", help="what else ran on the machine (kept in --json)")
     args = parser.parse_args()
@@ -109,15 +118,15 @@ def main() -> None:
         print("py2048's rates are shown alone.")
         binary = None
     step = "TC, alpha 1.0" if coherence else "fixed step, alpha 0.1"
-    print(f"4x6-tuple network from scratch, {args.games} games a round, {step}")
+    print(f"{args.tuples}-tuple network from scratch, {args.games} games a round, {step}")
     ratios, cpu_ratios, scaling, their_scaling = [], [], [], []
     for number in range(1, args.rounds + 1):
-        ours = py2048_rate(args.games, 1, coherence)
+        ours = py2048_rate(args.games, 1, coherence, args.tuples)
         line = (
             f"round {number}: py2048 1 thread {ours.wall:,.0f} moves/s ({ours.cpu:,.0f} per cpu-s)"
         )
         if binary is not None:
-            theirs = tdl2048_rate(binary, args.games, coherence)
+            theirs = tdl2048_rate(binary, args.games, coherence, shape=args.tuples)
             ratios.append(ours.wall / theirs.wall)
             cpu_ratios.append(ours.cpu / theirs.cpu)
             line += (
@@ -125,14 +134,16 @@ def main() -> None:
                 f"{ratios[-1]:.2f}x ({cpu_ratios[-1]:.2f}x per cpu-s)"
             )
         if args.threads > 1:
-            threaded = py2048_rate(args.games, args.threads, coherence)
+            threaded = py2048_rate(args.games, args.threads, coherence, args.tuples)
             scaling.append(threaded.wall / ours.wall)
             line += (
                 f" | py2048 {args.threads} threads {threaded.wall:,.0f} "
                 f"({scaling[-1]:.2f}x; {threaded.cpu:,.0f} per cpu-s)"
             )
             if binary is not None:
-                their_threads = tdl2048_rate(binary, args.games, coherence, args.threads)
+                their_threads = tdl2048_rate(
+                    binary, args.games, coherence, args.threads, args.tuples
+                )
                 their_scaling.append(their_threads.wall / theirs.wall)
                 line += (
                     f" | TDL2048 {args.threads} threads {their_threads.wall:,.0f} "
@@ -155,6 +166,7 @@ def main() -> None:
             "date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
             "games": args.games,
             "step": step,
+            "tuples": args.tuples,
             "threads": args.threads,
             "cores": os.cpu_count(),
             "load_at_end": os.getloadavg(),
