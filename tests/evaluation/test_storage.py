@@ -9,7 +9,7 @@ from py2048.evaluation.storage import WeightsError, load_int16_weights, quantise
 from py2048.learn.checkpoint import save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
-from tests.networks import SMALL_TUPLES
+from tests.networks import SMALL_TUPLES, random_network
 
 
 def sparse_network() -> NTupleNetwork:
@@ -109,3 +109,50 @@ def test_entries_that_do_not_fit_the_tuples_are_reported(tmp_path: Path) -> None
     entries["tuples"] = np.array("0,1,2")
     np.savez(tmp_path / "w.npz", **entries)
     expect_error(tmp_path / "w.npz", "but its tuples and stages need")
+
+
+def optimistic_network() -> NTupleNetwork:
+    """Weights as an optimistic run leaves them: most entries still at the starting value."""
+    network = NTupleNetwork.optimistic(320000.0, SMALL_TUPLES, ())
+    rng = np.random.default_rng(5)
+    chosen = rng.choice(network.weights.size, 5000, replace=False)
+    network.weights[chosen] = rng.normal(3000, 2000, chosen.size)
+    network.weights[chosen[:100]] = 0.0  # trained down to exactly 0: stored, not a fill
+    return network
+
+
+@pytest.mark.parametrize("quantize", [True, False])
+def test_an_optimistic_network_stores_only_what_left_its_starting_value(
+    tmp_path: Path, quantize: bool
+) -> None:
+    network = optimistic_network()
+    save_weights(network, tmp_path / "w.npz", quantize=quantize)
+    loaded = load_weights(tmp_path / "w.npz")
+    scale, entries = quantise(network.weights)
+    if quantize:
+        assert np.array_equal(loaded.weights, (entries * np.float64(scale)).astype(np.float32))
+    else:
+        assert np.array_equal(loaded.weights, network.weights)
+    assert np.array_equal(load_int16_weights(tmp_path / "w.npz").entries, entries)
+    with np.load(tmp_path / "w.npz") as archive:
+        assert int(archive["version"]) == 3
+        assert archive["value_planes"].shape[1] == 5000  # the starting value is the fill
+
+
+@pytest.mark.parametrize("network", [sparse_network(), random_network()], ids=["sparse", "dense"])
+def test_a_network_without_a_common_value_keeps_the_older_format(
+    tmp_path: Path, network: NTupleNetwork
+) -> None:
+    save_weights(network, tmp_path / "w.npz")
+    with np.load(tmp_path / "w.npz") as archive:
+        assert int(archive["version"]) == 2
+        assert "fill" not in archive.files
+
+
+def test_a_damaged_fill_is_reported(tmp_path: Path) -> None:
+    save_weights(optimistic_network(), tmp_path / "w.npz")
+    with np.load(tmp_path / "w.npz") as archive:
+        entries = dict(archive)
+    entries["fill"] = np.array([1, 2], dtype=np.int16)
+    np.savez(tmp_path / "w.npz", **entries)
+    expect_error(tmp_path / "w.npz", "its fill is not one value")

@@ -5,10 +5,13 @@ never run code) that starts with a ``format`` entry naming what it is and a ``ve
 stores only the entries that carry information: a bitmap of the stored entries, and their
 values, either exactly (``float32``) or quantised to ``int16`` with one scale, split into byte
 planes (all low bytes, then all high bytes, which zlib compresses better than interleaved
-ones). In the first stage those are the non-zero entries: most entries of a 6-tuple table are
-never visited in play and stay 0, so this is a small fraction of the 268 MB that four dense
-6-tuple tables take in memory. In each later stage they are the entries that differ from the
-stage before; the others are copied from it.
+ones). In the first stage those are the entries that differ from the stage's *fill*, its most
+common value: most entries of a 6-tuple table are never visited in play and keep their first
+value (0 for a network trained from zeros, the starting value for an optimistic one), so this
+is a small fraction of the 268 MB that four dense 6-tuple tables take in memory. In each later
+stage they are the entries that differ from the stage before; the others are copied from it.
+A file whose fill is not 0 is written in version 3 of the format (a ``fill`` entry); others in
+version 2, which py2048 releases before version 3 read too.
 
 Files are written atomically (:func:`py2048.files.atomic_write`), so an interrupted save never
 destroys the previous file. Every problem reading a file raises :class:`WeightsError` naming
@@ -39,7 +42,10 @@ _Read = TypeVar("_Read")
 
 WEIGHTS_FORMAT = "py2048-ntuple-weights"
 FORMAT_VERSION = 2
-"""Version 2 added stage tiles; files of version 1 read as networks of one stage."""
+"""Version 2 added stage tiles; files of version 1 read as networks of one stage. Training
+checkpoints (:mod:`py2048.learn.checkpoint`) are written in this version too."""
+FILL_VERSION = 3
+"""The weights files whose first stage's unstored entries hold a ``fill`` other than 0."""
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -53,10 +59,13 @@ class WeightsError(ValueError):
 
 
 def read_archive(
-    path: str | os.PathLike[str], expected_format: str, reader: Callable[[Any], _Read]
+    path: str | os.PathLike[str],
+    expected_format: str,
+    reader: Callable[[Any], _Read],
+    newest: int = FORMAT_VERSION,
 ) -> _Read:
-    """Open an ``.npz`` of ours and hand it to ``reader``, turning every failure into
-    :class:`WeightsError`."""
+    """Open an ``.npz`` of ours (of a format version up to ``newest``) and hand it to
+    ``reader``, turning every failure into :class:`WeightsError`."""
     source = Path(path)
     if not source.exists():
         raise WeightsError(path, "no such file")
@@ -80,11 +89,11 @@ def read_archive(
             if found != expected_format:
                 raise WeightsError(path, f"is a {found!r} file, not a {expected_format} file")
             version = int(archive["version"])
-            if version > FORMAT_VERSION:
+            if version > newest:
                 raise WeightsError(
                     path,
                     f"was written in version {version} of the format; this py2048 reads up to "
-                    f"version {FORMAT_VERSION}",
+                    f"version {newest}",
                 )
             return reader(archive)
     except WeightsError:
@@ -107,22 +116,25 @@ def write_weights(
 ) -> None:
     """Write a network's informative entries, quantised to int16 unless ``quantize`` is False.
 
-    Stored are the first stage's non-zero entries and, for each later stage, the entries that
-    differ from the stage before (a stage split from another differs only where the two were
-    trained apart). Unquantised files load back bit for bit; quantised ones lose at most half a
-    scale step per entry (``scale`` = the largest magnitude / 32767).
+    Stored are the first stage's entries that differ from its fill (:func:`_fill_of`: its most
+    common value, 0 or the value an optimistic run started from) and, for each later stage, the
+    entries that differ from the stage before (a stage split from another differs only where
+    the two were trained apart). Unquantised files load back bit for bit; quantised ones lose at
+    most half a scale step per entry (``scale`` = the largest magnitude / 32767).
     """
     scale, values = quantise(weights) if quantize else (0.0, weights.astype("<f4", copy=False))
     stages = values.reshape(len(stage_tiles) + 1, -1)
+    fill = _fill_of(stages[0])
     stored = np.empty(stages.shape, dtype=bool)
-    stored[0] = stages[0] != 0
+    stored[0] = stages[0] != fill
     stored[1:] = stages[1:] != stages[:-1]
     kept = values[stored.ravel()]
+    filled: dict[str, Any] = {"fill": np.array(fill, dtype=kept.dtype)} if fill != 0 else {}
     with atomic_write(path) as handle:
         np.savez_compressed(
             handle,
             format=np.array(WEIGHTS_FORMAT),
-            version=np.array(FORMAT_VERSION),
+            version=np.array(FILL_VERSION if filled else FORMAT_VERSION),
             tuples=np.array(format_tuples(tuples)),
             stage_tiles=np.array(stage_tiles, dtype=np.int64),
             size=np.array(weights.size, dtype=np.int64),
@@ -130,7 +142,24 @@ def write_weights(
             value_type=np.array(kept.dtype.name),
             stored=np.packbits(stored),
             value_planes=np.ascontiguousarray(kept.view(np.uint8).reshape(-1, kept.itemsize).T),
+            **filled,
         )
+
+
+_FILL_SAMPLE = 1 << 20
+
+
+def _fill_of(stage: np.ndarray) -> Any:
+    """The value the unstored entries of a stage take: 0, unless one other value (the most
+    common of an evenly spaced sample) is held by more entries than 0 and by at least a
+    quarter of them, as the starting value of an optimistic run is."""
+    step = max(1, stage.size // _FILL_SAMPLE)
+    found, counts = np.unique(stage[::step], return_counts=True)
+    common = found[counts.argmax()]
+    held = np.count_nonzero(stage == common)
+    if common == 0 or held < stage.size // 4 or held <= np.count_nonzero(stage == 0):
+        return stage.dtype.type(0)
+    return common
 
 
 _VALUE_TYPES: dict[str, np.dtype[Any]] = {"int16": np.dtype("<i2"), "float32": np.dtype("<f4")}
@@ -157,13 +186,14 @@ def load_float32_weights(path: str | os.PathLike[str]) -> Float32Weights:
     """Read a weights file written by :func:`write_weights` as float32 weights."""
 
     def read(archive: Any) -> Float32Weights:
-        tuples, stage_tiles, stored, values, scale = _read_entries(path, archive)
+        tuples, stage_tiles, stored, values, scale, fill = _read_entries(path, archive)
         if values.dtype == np.int16:
             values = values.astype(np.float64) * scale
-        weights = _spread(stored, values.astype(np.float32), len(stage_tiles) + 1)
+            fill = float(fill) * scale
+        weights = _spread(stored, values.astype(np.float32), len(stage_tiles) + 1, fill)
         return Float32Weights(tuples, stage_tiles, weights)
 
-    return read_archive(path, WEIGHTS_FORMAT, read)
+    return read_archive(path, WEIGHTS_FORMAT, read, FILL_VERSION)
 
 
 def load_int16_weights(path: str | os.PathLike[str]) -> Int16Weights:
@@ -175,19 +205,20 @@ def load_int16_weights(path: str | os.PathLike[str]) -> Int16Weights:
     """
 
     def read(archive: Any) -> Int16Weights:
-        tuples, stage_tiles, stored, values, scale = _read_entries(path, archive)
-        entries = _spread(stored, values, len(stage_tiles) + 1)
+        tuples, stage_tiles, stored, values, scale, fill = _read_entries(path, archive)
+        entries = _spread(stored, values, len(stage_tiles) + 1, fill)
         if entries.dtype != np.int16:
             scale, entries = quantise(entries)
         return Int16Weights(tuples, stage_tiles, scale, entries)
 
-    return read_archive(path, WEIGHTS_FORMAT, read)
+    return read_archive(path, WEIGHTS_FORMAT, read, FILL_VERSION)
 
 
 def _read_entries(
     path: str | os.PathLike[str], archive: Any
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], np.ndarray, np.ndarray, float]:
-    """``(tuples, stage_tiles, stored, values, scale)`` of a weights archive, checked."""
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], np.ndarray, np.ndarray, float, Any]:
+    """``(tuples, stage_tiles, stored, values, scale, fill)`` of a weights archive, checked
+    (``fill`` 0 in files without one)."""
     tuples = parse_tuples(str(archive["tuples"]))
     stage_tiles = read_stage_tiles(archive)
     size = int(archive["size"])
@@ -206,13 +237,21 @@ def _read_entries(
     if planes.shape != (value_type.itemsize, count):
         raise WeightsError(path, f"is damaged: {count} stored entries but not as many values")
     values = np.ascontiguousarray(planes.T).view(value_type).ravel()
-    return tuples, stage_tiles, stored, values, float(archive["scale"])
+    fill = value_type.type(0)
+    if "fill" in archive.files:
+        found = archive["fill"]
+        if found.dtype != value_type or found.shape != ():
+            raise WeightsError(path, "is damaged: its fill is not one value of its entries' type")
+        fill = found[()]
+    return tuples, stage_tiles, stored, values, float(archive["scale"]), fill
 
 
-def _spread(stored: np.ndarray, values: np.ndarray, stages: int) -> np.ndarray:
-    """The full table: stored entries in place, 0 elsewhere in the first stage, and in later
-    stages the entry of the stage before."""
+def _spread(stored: np.ndarray, values: np.ndarray, stages: int, fill: Any = 0) -> np.ndarray:
+    """The full table: stored entries in place, ``fill`` elsewhere in the first stage, and in
+    later stages the entry of the stage before."""
     table = np.zeros(stored.size, dtype=values.dtype)
+    if fill != 0:
+        table[: stored.size // stages] = fill
     table[stored] = values
     by_stage = table.reshape(stages, -1)
     inherited = ~stored.reshape(by_stage.shape)
