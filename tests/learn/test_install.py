@@ -165,7 +165,7 @@ def test_the_command_line_reports_a_refused_file(
 
 
 def test_a_name_in_use_needs_force(folder: Path, weights: Path, tmp_path: Path) -> None:
-    assert install(InstallOptions(str(weights)), quiet(), FakeMeasure(280_000)) == 0
+    assert install(InstallOptions(str(weights)), quiet(), FakeMeasure(290_000)) == 0
     other = tmp_path / "other.npz"
     network = NTupleNetwork.zeros(SMALL_TUPLES)
     network.weights[:] = 5.0
@@ -250,21 +250,21 @@ def test_the_list_shows_the_shipped_network_in_use_when_nothing_is_installed(
 ) -> None:
     out = _list()
     assert f"those installed in {folder}" in out
-    assert "│ shipped │ 8x6 │ 59.5 MB │ 1,000 │ 269,577 │ 63.7% │ 3.1% │ in use │" in out
+    assert "│ shipped │ 8x6 │ 86.7 MB │ 1,000 │ 280,868 │ 67.7% │ 3.7% │ in use │" in out
     assert "In use: shipped," in out and "no installed network measured stronger" in out
 
 
 def test_the_list_shows_every_network_and_which_plays(folder: Path, tmp_path: Path) -> None:
-    for name, mean in (("best", 300_000), ("second", 280_000), ("weak", 100_000)):
+    for name, mean in (("best", 300_000), ("second", 290_000), ("weak", 100_000)):
         source = tmp_path / f"{name}.npz"
         save_weights(random_network(), source)
         install(InstallOptions(str(source)), quiet(), FakeMeasure(mean))
     save_weights(random_network(), folder / "unmeasured.npz")
     out = _list()
-    assert "│ shipped │ 8x6 │ 59.5 MB │ 1,000 │ 269,577 │ 63.7% │ 3.1% │ not in use │" in out
+    assert "│ shipped │ 8x6 │ 86.7 MB │ 1,000 │ 280,868 │ 67.7% │ 3.7% │ not in use │" in out
     assert "│ best │ 4x4 │ 491.6 kB │ 1,000 │ 300,000 │ 25.0% │ 12.5% │ in use │" in out
     assert (
-        "│ second │ 4x4 │ 491.6 kB │ 1,000 │ 280,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
+        "│ second │ 4x4 │ 491.6 kB │ 1,000 │ 290,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
         in out
     )
     assert "│ weak │" in out and "no stronger than shipped" in out

@@ -352,15 +352,22 @@ def test_best_move_with_a_preset_searches_at_least_its_minimum_depth(monkeypatch
         assert found.depth >= preset.min_depth, name
 
 
-def test_replies_that_take_the_largest_tile_from_its_corner_are_judged_not_searched():
+CROWDED_CORNER = [[8192, 4, 2, 64], [2, 0, 16, 16], [2, 128, 64, 128], [2, 0, 8, 16]]
+"""The 8192 in a corner of a crowded board, where some spawns leave only replies that take it
+out: the rule changes the value of two moves (with the shipped network)."""
+
+
+@pytest.mark.parametrize("board", [MIDGAME, CROWDED_CORNER], ids=["midgame", "crowded"])
+def test_replies_that_take_the_largest_tile_from_its_corner_are_judged_not_searched(board):
     evaluator = get_evaluator("ntuple")
-    hint = best_move(MIDGAME, depth=2, evaluator="ntuple")  # the 8192 sits in a corner
+    hint = best_move(board, depth=2, evaluator="ntuple")  # the 8192 sits in a corner
     cutoff = 2.0**-6
-    judged = move_values(MIDGAME, 2, evaluator, cutoff=cutoff)
-    searched = move_values(MIDGAME, 2, evaluator, cutoff=cutoff, keep_corner=False)
+    judged = move_values(board, 2, evaluator, cutoff=cutoff)
     for d, value in judged.items():
         assert math.isclose(hint.values[d], value, rel_tol=1e-9)
-    assert any(not math.isclose(judged[d], searched[d], rel_tol=1e-9) for d in judged)
+    if board is CROWDED_CORNER:  # elsewhere such a reply is seldom the best, and nothing moves
+        searched = move_values(board, 2, evaluator, cutoff=cutoff, keep_corner=False)
+        assert any(not math.isclose(judged[d], searched[d], rel_tol=1e-9) for d in judged)
 
 
 def searched(
