@@ -9,6 +9,7 @@ import pytest
 
 from py2048 import Direction, Game
 from py2048.engine.board import pack
+from py2048.evaluation.registry import NETWORK_EVALUATOR
 from py2048.solver import REVIEW_SETTINGS, GameReview, best_move, review
 from py2048.solver.grades import TIE, grade_of, grade_values
 from py2048.solver.mistakes import strategy_mistake
@@ -55,8 +56,9 @@ def test_a_game_of_the_solvers_own_best_moves_is_100_percent_accurate(played: Ga
 
 def test_best_move_at_the_same_depth_is_the_quick_reviews_best() -> None:
     game = Game(SEED)
-    while game.moves < 300:
-        game.move(best_move(game.board, depth=1, tables=False).direction)
+    while game.moves < 300:  # with the evaluation reviews grade with: the network alone
+        hint = best_move(game.board, depth=1, tables=False, evaluator=NETWORK_EVALUATOR)
+        game.move(hint.direction)
     graded = review(game.seed, game.history, setting="quick")
     assert graded.accuracy == 100.0 and graded.counts["best"] == 300
 
