@@ -156,8 +156,10 @@ def _fill_of(stage: np.ndarray) -> Any:
     step = max(1, stage.size // _FILL_SAMPLE)
     found, counts = np.unique(stage[::step], return_counts=True)
     common = found[counts.argmax()]
+    if common == 0:  # a network trained from zeros: no full pass over its entries
+        return stage.dtype.type(0)
     held = np.count_nonzero(stage == common)
-    if common == 0 or held < stage.size // 4 or held <= np.count_nonzero(stage == 0):
+    if held < stage.size // 4 or held <= np.count_nonzero(stage == 0):
         return stage.dtype.type(0)
     return common
 

@@ -66,24 +66,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
 
     def read(archive: Any) -> Trainer:
         has_restarts = "restart_boards" in archive.files
-        try:
-            config = TrainingConfig(
-                tuples=parse_tuples(str(archive["tuples"])),
-                stage_tiles=read_stage_tiles(archive),
-                alpha=float(archive["alpha"]),
-                temporal_coherence=bool(archive["temporal_coherence"]),
-                seed=int(archive["seed"]),
-                workers=int(archive["workers"]),
-                segment_moves=int(archive["segment_moves"]),
-                restart_tiles=(
-                    tuple(int(t) for t in archive["restart_tiles"]) if has_restarts else ()
-                ),
-                restart_share=float(archive["restart_share"]) if has_restarts else 0.0,
-                lock_free="lock_free" in archive.files and bool(archive["lock_free"]),
-            )
-            network = NTupleNetwork(config.tuples, archive["weights"], config.stage_tiles)
-        except ValueError as exc:
-            raise WeightsError(path, f"is damaged: {exc}") from None
+        config, network = _config_and_network(path, archive)
         trainer = Trainer(config, network)
         names = ["coherence_sum", "coherence_abs", "boards", "counters"]
         if has_restarts:
@@ -106,3 +89,38 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
         return trainer
 
     return read_archive(path, CHECKPOINT_FORMAT, read)
+
+
+def load_checkpoint_network(path: str | os.PathLike[str]) -> tuple[NTupleNetwork, int]:
+    """The network saved in a checkpoint and the games it had finished, read without the rest
+    of the run (no coherence sums, no learning table): what ``2048 train export`` writes out.
+    Raises WeightsError as :func:`load_checkpoint` does."""
+
+    def read(archive: Any) -> tuple[NTupleNetwork, int]:
+        _, network = _config_and_network(path, archive)
+        return network, int(archive["games_finished"])
+
+    return read_archive(path, CHECKPOINT_FORMAT, read)
+
+
+def _config_and_network(
+    path: str | os.PathLike[str], archive: Any
+) -> tuple[TrainingConfig, NTupleNetwork]:
+    """The run's settings and its network, read from a checkpoint archive and checked."""
+    has_restarts = "restart_boards" in archive.files
+    try:
+        config = TrainingConfig(
+            tuples=parse_tuples(str(archive["tuples"])),
+            stage_tiles=read_stage_tiles(archive),
+            alpha=float(archive["alpha"]),
+            temporal_coherence=bool(archive["temporal_coherence"]),
+            seed=int(archive["seed"]),
+            workers=int(archive["workers"]),
+            segment_moves=int(archive["segment_moves"]),
+            restart_tiles=(tuple(int(t) for t in archive["restart_tiles"]) if has_restarts else ()),
+            restart_share=float(archive["restart_share"]) if has_restarts else 0.0,
+            lock_free="lock_free" in archive.files and bool(archive["lock_free"]),
+        )
+        return config, NTupleNetwork(config.tuples, archive["weights"], config.stage_tiles)
+    except ValueError as exc:
+        raise WeightsError(path, f"is damaged: {exc}") from None

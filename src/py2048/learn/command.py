@@ -25,7 +25,7 @@ from py2048.argtypes import non_negative_int, positive_int
 from py2048.evaluation.ntuple import shipped_weights_path
 from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn import install
-from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
+from py2048.learn.checkpoint import load_checkpoint, load_checkpoint_network, save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
 
@@ -166,8 +166,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``2048 train`` with the flags of :func:`add_arguments` (or its ``install`` or
-    ``list``)."""
+    """Run ``2048 train`` with the flags of :func:`add_arguments` (or its ``install``,
+    ``list`` or ``export``)."""
     command = getattr(args, "train_command", None)
     if command == "export":
         return export_checkpoint(Path(args.source), Path(args.path))
@@ -237,13 +237,10 @@ def export_checkpoint(checkpoint: Path, path: Path) -> int:
 
     if path.resolve() == checkpoint.resolve():
         raise ValueError(f"{path} is the checkpoint itself; name another file to write")
-    trainer = load_checkpoint(checkpoint)
-    try:
-        save_weights(trainer.network, path)
-    finally:
-        trainer.close()
+    network, games = load_checkpoint_network(checkpoint)
+    save_weights(network, path)
     Console(stderr=True, highlight=False).print(
-        f"Weights of {checkpoint} after {trainer.games_finished:,} games written to {path}"
+        f"Weights of {checkpoint} after {games:,} games written to {path}"
     )
     return 0
 
