@@ -195,41 +195,6 @@ def test_optimistic_is_for_fresh_runs_and_not_with_init(tmp_path: Path) -> None:
         train(arguments(tmp_path / "other.npz", tuples=None, init="shipped", optimistic=5.0))
 
 
-def test_a_coherence_prior_starts_every_sum_of_absolute_errors_there(tmp_path: Path) -> None:
-    start = tmp_path / "start.npz"
-    train(arguments(tmp_path / "first.npz", games=20, export=str(start)))
-    checkpoint = tmp_path / "run.npz"
-    options = arguments(checkpoint, games=2, tuples=None, init=str(start), coherence_prior=1e6)
-    assert train(options) == 0
-    trainer = load_checkpoint(checkpoint)
-    trainer.close()
-    touched = trainer.coherence_abs > 1e6
-    assert touched.any() and (trainer.coherence_abs >= 1e6).all()
-    # an entry's first error only enters its sums (|E| / A was 0); its later ones move it a
-    # little: two games from a trained network change it far less than without the prior
-    plain = tmp_path / "plain.npz"
-    train(arguments(plain, games=2, tuples=None, init=str(start)))
-    moved = np.abs(trainer.network.weights - load_weights(start).weights).sum()
-    without = load_checkpoint(plain)
-    without.close()
-    assert moved < np.abs(without.network.weights - load_weights(start).weights).sum() / 10
-
-
-def test_a_coherence_prior_is_for_fresh_tc_runs(tmp_path: Path) -> None:
-    checkpoint = tmp_path / "run.npz"
-    train(arguments(checkpoint, games=10))
-    with pytest.raises(ValueError, match="--coherence-prior starts a fresh run"):
-        train(arguments(checkpoint, resume=True, tuples=None, coherence_prior=5.0))
-    for bad in (
-        {"coherence_prior": 5.0, "step_size": "fixed", "alpha": 0.1},
-        {"coherence_prior": 0.0},
-        {"coherence_prior": float("nan")},
-    ):
-        with pytest.raises(ValueError, match=r"--coherence-prior .* needs --step-size tc"):
-            train(arguments(tmp_path / "other.npz", **bad))
-    assert not (tmp_path / "other.npz").exists()
-
-
 def dataclasses_replace(options: TrainOptions, **changes: object) -> TrainOptions:
     import dataclasses
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import signal
 import threading
 import time
@@ -74,8 +73,6 @@ class TrainOptions:
     """Several workers learn at once on shared weights (faster, not repeatable)."""
     optimistic: float | None = None
     """A fresh run starts with every board valued at this (optimistic initialisation)."""
-    coherence_prior: float | None = None
-    """A fresh TC run starts every entry's sum of absolute errors at this instead of 0."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -136,14 +133,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "initialisation, e.g. 320000, usually with --step-size fixed --alpha 0.1)",
     )
     parser.add_argument(
-        "--coherence-prior",
-        type=float,
-        metavar="VALUE",
-        help="with temporal coherence, a fresh run starts every entry's sum of absolute errors "
-        "at VALUE instead of 0 (its sum of errors at 0): steps start small and grow only where "
-        "errors keep their sign, for going on from a trained network with --init, e.g. 100000",
-    )
-    parser.add_argument(
         "--lock-free",
         action="store_true",
         default=None,
@@ -202,7 +191,6 @@ def run(args: argparse.Namespace) -> int:
             init=args.init,
             lock_free=args.lock_free,
             optimistic=args.optimistic,
-            coherence_prior=args.coherence_prior,
         )
     )
 
@@ -289,16 +277,7 @@ def _fresh(options: TrainOptions, checkpoint: Path) -> Trainer:
     )
     if options.optimistic is not None:
         network = NTupleNetwork.optimistic(options.optimistic, config.tuples, config.stage_tiles)
-    prior = options.coherence_prior
-    if prior is not None and not (config.temporal_coherence and math.isfinite(prior) and prior > 0):
-        raise ValueError(
-            "--coherence-prior sets where temporal coherence's sums start: it needs --step-size "
-            f"tc and a value above 0, got {prior}"
-        )
-    trainer = Trainer(config, network)
-    if prior is not None:
-        trainer.coherence_abs[:] = prior
-    return trainer
+    return Trainer(config, network)
 
 
 class _RestartSettings(TypedDict, total=False):
@@ -338,15 +317,9 @@ def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
         "--workers": (options.workers, config.workers),
         "--lock-free": (options.lock_free, config.lock_free),
     }
-    starts = {
-        "--init": options.init,
-        "--optimistic": options.optimistic,
-        "--coherence-prior": options.coherence_prior,
-    }
-    given = [option for option, value in starts.items() if value is not None]
-    if given:
+    if options.init is not None or options.optimistic is not None:
         trainer.close()
-        option = given[0]
+        option = "--init" if options.init is not None else "--optimistic"
         raise ValueError(f"{option} starts a fresh run; a resumed run goes on from its checkpoint")
     for option, (asked, saved) in requested.items():
         if asked is not None and asked != saved:
