@@ -1,16 +1,10 @@
 """The built-in evaluation: a hand-made score of each row and column, read from a table.
 
 Every row and every column of the board (read left to right, top to bottom) is scored on its
-own, and the board's value is the sum of its eight lines. A line's score is precomputed for all
-2**20 possible lines (5-bit exponents, like the engine's move tables), so evaluating a board is
-eight table reads. For a line of exponents ``e0..e3`` (0 = empty) the terms are:
-
-- ``empty``: each empty cell is room to move;
-- ``merges``: each pair of equal neighbours (after skipping nothing) can merge next move;
-- ``monotonicity``: a penalty for tiles that go up and then down along the line, measured in
-  ``e ** monotonicity_power`` so that disorder among big tiles costs much more;
-- ``sum``: a penalty on ``sum(e ** sum_power)``, so that, between boards with the same shape,
-  the one that has merged more (fewer, bigger tiles) is preferred.
+own, and the board's value is the sum of its eight lines. A line's score
+(:mod:`py2048.evaluation.line_terms`: empty cells, merges, monotonicity and the sum of the
+tiles' powers) is precomputed for all 2**20 possible lines (5-bit exponents, like the engine's
+move tables), so evaluating a board is eight table reads.
 
 Together they push the tiles into a monotone arrangement with the big ones along an edge and in
 a corner, and keep cells free. The weights are in :class:`HeuristicParams`;
@@ -19,13 +13,14 @@ a corner, and keep cells free. The weights are in :class:`HeuristicParams`;
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from py2048.engine.board import ROW_COUNT, row_index, transpose_hi, transpose_lo
 from py2048.evaluation.contract import KERNEL_SIGNATURE, Evaluator
+from py2048.evaluation.line_terms import LineWeights, exponent_powers, line_score
 
 
 @dataclass(frozen=True)
@@ -43,59 +38,33 @@ class HeuristicParams:
 
 
 @njit(cache=True)
-def _line_scores(
-    empty_weight: float,
-    merges_weight: float,
-    monotonicity_weight: float,
-    monotonicity_power: float,
-    sum_weight: float,
-    sum_power: float,
-) -> np.ndarray:
+def _line_scores(weights: LineWeights) -> np.ndarray:
+    """Every 4-cell line's score (:func:`~py2048.evaluation.line_terms.line_score`), indexed
+    as the engine's row tables are (four 4-bit exponents, then their four fifth bits)."""
     table = np.zeros((1, ROW_COUNT), dtype=np.float32)
-    line = np.zeros(4, dtype=np.int64)
+    line = np.zeros(4, dtype=np.uint8)
     for index in range(ROW_COUNT):
         for c in range(4):
             line[c] = ((index >> (4 * c)) & 0xF) | (((index >> (16 + c)) & 1) << 4)
-        total = 0.0
-        empty = 0
-        merges = 0
-        previous = 0
-        run = 0
-        for c in range(4):
-            e = line[c]
-            total += float(e) ** sum_power
-            if e == 0:
-                empty += 1
-                continue
-            if previous == e:
-                run += 1
-            elif run > 0:
-                merges += 1 + run
-                run = 0
-            previous = e
-        if run > 0:
-            merges += 1 + run
-        rising = 0.0
-        falling = 0.0
-        for c in range(1, 4):
-            a = float(line[c - 1]) ** monotonicity_power
-            b = float(line[c]) ** monotonicity_power
-            if a > b:
-                falling += a - b
-            else:
-                rising += b - a
-        table[0, index] = (
-            empty_weight * empty
-            + merges_weight * merges
-            - monotonicity_weight * min(rising, falling)
-            - sum_weight * total
-        )
+        table[0, index] = line_score(line, 0, 1, 4, weights)
     return table
+
+
+def line_terms(params: HeuristicParams) -> LineWeights:
+    """These weights as the line terms read them (``lost_penalty`` as it is: a 4x4 board's)."""
+    return LineWeights(
+        float(params.empty),
+        float(params.merges),
+        float(params.monotonicity),
+        float(params.sum),
+        float(params.lost_penalty),
+        exponent_powers(params.monotonicity_power, params.sum_power),
+    )
 
 
 def line_table(params: HeuristicParams) -> np.ndarray:
     """The (1, 2**20) float32 table of line scores for these weights."""
-    return _line_scores(*(float(x) for x in astuple(params)[1:]))
+    return _line_scores(line_terms(params))
 
 
 @njit(KERNEL_SIGNATURE, cache=True, nogil=True)

@@ -18,7 +18,7 @@ search. A search makes its child boards in the rows of one scratch array, a row 
 no node allocates memory.
 
 The kernels take a few records, as :mod:`py2048.solver.search`'s do: the weights
-(:class:`~py2048.evaluation.lines.LineWeights`), the transposition table and the
+(:class:`~py2048.evaluation.line_terms.LineWeights`), the transposition table and the
 :class:`GridRun` (the size, the scratch boards, generation, counters, deadline, node limit and
 probability cutoff); :func:`decide` also takes the :class:`~py2048.solver.search.SearchPlan`.
 """
@@ -33,7 +33,8 @@ from numba import njit, types
 from py2048._uncounted import njit_uncounted
 from py2048.engine import grid
 from py2048.engine.rng import SPAWN_ODDS
-from py2048.evaluation.lines import LINE_WEIGHTS, evaluate
+from py2048.evaluation.line_terms import LINE_WEIGHTS
+from py2048.evaluation.lines import evaluate
 from py2048.solver.search import (
     ABORTED,
     LEAF_SLOTS,

@@ -25,8 +25,9 @@ from py2048.engine.direction import Direction
 from py2048.engine.integers import is_integer
 from py2048.engine.size import BoardSize
 from py2048.evaluation.contract import Evaluator
+from py2048.evaluation.line_terms import LineWeights
 from py2048.evaluation.lines import NAME as LINES_NAME
-from py2048.evaluation.lines import LineWeights, line_weights
+from py2048.evaluation.lines import line_weights
 from py2048.evaluation.registry import get_evaluator
 from py2048.solver.endgame import NO_TABLES, TableSet, choose, endgame_tables
 from py2048.solver.grid_search import GridRun, decide, scratch_boards
