@@ -258,10 +258,11 @@ CROWDED = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [0, 0, 8, 16]]
 
 
 def test_a_budget_in_positions_plays_the_same_game_twice():
-    # strong's depths under a budget small enough to stop many of its searches
+    # strong's depths under a budget small enough to stop many of its searches; the network
+    # plays on from CROWDED for tens of thousands of moves, so the first 2,000 are compared
     plan = resolve_plan(preset="strong", budget="nodes")._replace(nodes=5_000)
-    first = autoplay(7, plan, rng="c-rand", board=CROWDED)
-    again = autoplay(7, plan, rng="c-rand", board=CROWDED)
+    first = autoplay(7, plan, rng="c-rand", board=CROWDED, max_moves=2_000)
+    again = autoplay(7, plan, rng="c-rand", board=CROWDED, max_moves=2_000)
     assert (first.score, first.moves, first.nodes) == (again.score, again.moves, again.nodes)
     assert first.moves > 0
 
