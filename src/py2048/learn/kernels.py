@@ -204,9 +204,9 @@ def _prefetch_row(typingctx, table, index):
     costs nothing. The learner's table is far larger than any cache, so every entry a board
     reads is a trip to memory; asking for all of a move's entries before summing any of them
     lets those trips overlap. The rows are asked into the second-level cache and beyond
-    (locality 2, ``prefetcht1`` on x86), not the first: a move asks for 256 rows, more than
-    the first level holds beside the rest of the loop, and this trained 6-24% more moves a
-    second than asking for them into the first level (docs/ntuple.md, "Speed").
+    (locality 2, ``prefetcht1`` on x86), not the first: a move asks for 256 rows, likely more
+    than the first level holds beside the rest of the loop, and this trained 6-24% more moves
+    a second than asking for them into the first level (docs/ntuple.md, "Speed").
     """
     signature = types.void(table, index)
 
