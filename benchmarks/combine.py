@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 # internal: this script merges `2048 bench --json` runs with the bench's own records and report
 from py2048.solver.autoplay import GameRecord
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings, records, wall = load_chunks(args.runs)
     except ChunkError as exc:
-        console.print(f"[red]{exc}[/red]")
+        # soft_wrap: a long path is left for the terminal to wrap, never broken by Rich
+        console.print(f"[red]{escape(str(exc))}[/red]", soft_wrap=True)
         return 2
     summary: Summary = summarize(records, wall)
     label = ", ".join(

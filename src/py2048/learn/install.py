@@ -270,6 +270,7 @@ def _verdict(name: str, installed: list[InstalledNetwork], shipped: NetworkFigur
 def list_networks(console: Console) -> int:
     """Print the shipped network and every installed one (shape, size, figures), and which
     one plays and why."""
+    from rich.markup import escape
     from rich.table import Table
 
     folder = networks_dir()
@@ -279,10 +280,7 @@ def list_networks(console: Console) -> int:
         choice = chosen_network()
     skipped = {Path(problem.path): str(problem) for problem in choice.skipped}
     shipped = shipped_figures()
-    table = Table(
-        title=f"Networks (greedy play's figures): the shipped one, and those installed in {folder}",
-        title_justify="left",
-    )
+    table = Table()
     for column in ("network", "tuples", "size", "games", "mean", "16384", "32768"):
         numeric = column not in ("network", "tuples")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
@@ -298,14 +296,23 @@ def list_networks(console: Console) -> int:
         state, problem = _state(network, choice, shipped, skipped)
         table.add_row(network.name, *cells, state)
         if problem is not None:
-            problems.append(f"[red]{network.name} skipped[/]: {problem}")
+            problems.append(f"[red]{escape(network.name)} skipped[/]: {escape(problem)}")
+    # Lines that name a path are soft-wrapped: the terminal wraps them, Rich never breaks a path.
+    console.print(
+        f"Networks (greedy play's figures): the shipped one, and those installed in {folder}",
+        soft_wrap=True,
+        markup=False,
+    )
     console.print(table)
     if folder.exists() and not folder.is_dir():
-        console.print(f"[red]The networks folder {folder} is a file, not a folder.[/]")
+        console.print(
+            f"[red]The networks folder {escape(str(folder))} is a file, not a folder.[/]",
+            soft_wrap=True,
+        )
     in_use = "PY2048_NTUPLE_WEIGHTS's file" if choice.name is None else choice.name
-    console.print(f"In use: {in_use}, {choice.path}: {choice.why}.")
+    console.print(f"In use: {in_use}, {choice.path}: {choice.why}.", soft_wrap=True, markup=False)
     for line in problems:
-        console.print(line)
+        console.print(line, soft_wrap=True)
     console.print(
         f"Greedy play: depth 0, no endgame tables, {GREEDY_RNG} spawns, game i of seed "
         f"{GREEDY_FIRST_SEED}+i. `2048 train install PATH` measures and installs a weights file "
