@@ -21,7 +21,17 @@ COLOURS = ("#8f7a66", "#f65e3b", "#3c3a32", "#edc22e")
 
 
 def read_curve(path: Path) -> list[dict[str, float]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    """A curve file's points in the order of games. A run resumed from its checkpoint appends
+    points from the checkpoint's game count on; the points its first process wrote after that
+    checkpoint were not kept by the run, so they are left out."""
+    points: list[dict[str, float]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line:
+            point = json.loads(line)
+            while points and points[-1]["games"] >= point["games"]:
+                points.pop()
+            points.append(point)
+    return points
 
 
 def polyline(points: list[tuple[float, float]], colour: str, dashed: bool = False) -> str:

@@ -26,3 +26,13 @@ def test_the_chart_draws_each_run_as_score_and_rate_lines(tmp_path: Path) -> Non
     assert len(score_line) == 3
     assert score_line[0][0] < score_line[1][0] < score_line[2][0]  # games to the right
     assert score_line[0][1] > score_line[1][1] > score_line[2][1]  # higher scores drawn higher
+
+
+def test_a_resumed_run_replaces_the_points_written_after_its_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "run.npz.curve.jsonl"
+    first = [point(g, 1000.0, 0.5) for g in (10, 20, 30, 40)]  # checkpointed at 25, stopped at 40
+    resumed = [point(g, 2000.0, 0.6) for g in (27, 37, 47)]
+    path.write_text("".join(json.dumps(p) + "\n" for p in first + resumed))
+    points = read_curve(path)
+    assert [p["games"] for p in points] == [10, 20, 27, 37, 47]
+    assert [p["mean_score"] for p in points] == [1000.0, 1000.0, 2000.0, 2000.0, 2000.0]
