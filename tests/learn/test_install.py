@@ -245,6 +245,29 @@ def _list() -> str:
     return printed(console)
 
 
+def test_the_list_prints_a_long_folder_path_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path longer than the terminal is a line of its own for the terminal to wrap: Rich does
+    not break it in two (a copied path must still name the folder), nor read brackets in it."""
+    folder = tmp_path / ("[deep]" + "x" * 240) / "networks"
+    monkeypatch.setenv(NETWORKS_VARIABLE, str(folder))
+    monkeypatch.delenv(WEIGHTS_VARIABLE, raising=False)
+    forget_network()
+    try:
+        console = quiet()
+        assert list_networks(console) == 0
+        file = console.file
+        assert isinstance(file, io.StringIO)
+        lines = file.getvalue().splitlines()
+    finally:
+        forget_network()
+    assert (
+        f"Networks (greedy play's figures): the shipped one, and those installed in {folder}"
+        in lines
+    )
+
+
 def test_the_list_shows_the_shipped_network_in_use_when_nothing_is_installed(
     folder: Path,
 ) -> None:
