@@ -246,26 +246,18 @@ def _list() -> str:
 
 
 def test_the_list_prints_a_long_folder_path_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A path longer than the terminal is a line of its own for the terminal to wrap: Rich does
     not break it in two (a copied path must still name the folder), nor read brackets in it."""
-    folder = tmp_path / ("[deep]" + "x" * 240) / "networks"
-    monkeypatch.setenv(NETWORKS_VARIABLE, str(folder))
-    monkeypatch.delenv(WEIGHTS_VARIABLE, raising=False)
-    forget_network()
-    try:
-        console = quiet()
-        assert list_networks(console) == 0
-        file = console.file
-        assert isinstance(file, io.StringIO)
-        lines = file.getvalue().splitlines()
-    finally:
-        forget_network()
-    assert (
-        f"Networks (greedy play's figures): the shipped one, and those installed in {folder}"
-        in lines
-    )
+    long_folder = folder.parent / ("[deep]" + "x" * 240) / "networks"
+    monkeypatch.setenv(NETWORKS_VARIABLE, str(long_folder))
+    console = quiet()
+    assert list_networks(console) == 0
+    file = console.file
+    assert isinstance(file, io.StringIO)
+    heading = "Networks (greedy play's figures): the shipped one, and those installed in"
+    assert f"{heading} {long_folder}" in file.getvalue().splitlines()
 
 
 def test_the_list_shows_the_shipped_network_in_use_when_nothing_is_installed(
