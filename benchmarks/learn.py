@@ -11,7 +11,10 @@ TDL2048, back to back, on one thread; then both with ``--threads`` lock-free wor
 ``lock_free`` threads, TDL2048's ``-p``: the rate of each worker, added). Rounds
 interleave the programs, so a machine whose load changes during the run slows both alike; the
 ratio of each round and the median ratio are what to read, not the absolute rates. With
-``--fixed`` the rounds train with a fixed step (alpha 0.1) instead.
+``--fixed`` the rounds train with a fixed step (alpha 0.1) instead. With ``--stages 16384``
+both train a network of two stages split at 16384 (TDL2048's ``8x6patt@2 -@ 0,16384``): from
+scratch the second stage is hardly reached, so what this measures is what choosing a board's
+stage costs the trainer.
 
 Building TDL2048 (moporgic/TDL2048, public source; needs g++ and make):
 
@@ -52,11 +55,13 @@ class Rate(NamedTuple):
     cpu: float
 
 
-def py2048_rate(games: int, workers: int, coherence: bool, shape: str = "4x6") -> Rate:
+def py2048_rate(
+    games: int, workers: int, coherence: bool, shape: str = "4x6", stages: tuple[int, ...] = ()
+) -> Rate:
     """Training moves per second over ``games`` games from scratch (compiled beforehand)."""
     config = TrainingConfig(
         seed=1, workers=workers, lock_free=workers > 1, temporal_coherence=coherence,
-        alpha=1.0 if coherence else 0.1, tuples=parse_tuples(shape),
+        alpha=1.0 if coherence else 0.1, tuples=parse_tuples(shape), stage_tiles=stages,
     )  # fmt: skip
     warm = Trainer(config)
     warm.run_round(1)  # compile outside the timing
@@ -74,13 +79,22 @@ _BLOCK = re.compile(r"^\d+/\d+ (\d+)ms ([\d.]+)ops(?: \[(\d+)\])?", re.MULTILINE
 
 
 def tdl2048_rate(
-    binary: str, games: int, coherence: bool, threads: int = 1, shape: str = "4x6"
+    binary: str,
+    games: int,
+    coherence: bool,
+    threads: int = 1,
+    shape: str = "4x6",
+    stages: tuple[int, ...] = (),
 ) -> Rate:
     """TDL2048's training moves per second over ``games`` games from scratch (the tuples of
-    ``shape``), with ``threads`` lock-free workers (its ``-p``): each worker's rate from its
-    own blocks, added."""
+    ``shape``, split into stages at ``stages``), with ``threads`` lock-free workers (its
+    ``-p``): each worker's rate from its own blocks, added."""
     blocks = max(1, games // 1000)
-    command = [binary, "-n", SHAPES[shape], "-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
+    network = SHAPES[shape]
+    if stages:
+        network += f"@{len(stages) + 1} -@ " + ",".join(map(str, (0, *stages)))
+    command = [binary, "-n", *network.split(), "-a", "1.0" if coherence else "0.1"]
+    command += ["-t", str(blocks)]
     command += ["-u", "1000", "-s", "1", "-e", "0"]
     if threads > 1:
         command += ["-p", str(threads)]
@@ -107,6 +121,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="lock-free workers (0: skip)")
     parser.add_argument("--fixed", action="store_true", help="a fixed step instead of TC")
     parser.add_argument("--tuples", choices=sorted(SHAPES), default="4x6", help="the shape")
+    parser.add_argument("--stages", default="", help="stage tiles, e.g. 16384 (default: one stage)")
     parser.add_argument("--json", type=Path, help="also write every round's figures here")
     parser.add_argument("--note", default="", help="what else ran on the machine (kept in --json)")
     args = parser.parse_args()
@@ -118,15 +133,17 @@ def main() -> None:
         print("py2048's rates are shown alone.")
         binary = None
     step = "TC, alpha 1.0" if coherence else "fixed step, alpha 0.1"
-    print(f"{args.tuples}-tuple network from scratch, {args.games} games a round, {step}")
+    stages = tuple(int(tile) for tile in args.stages.split(",") if tile)
+    split = f", stages split at {args.stages}" if stages else ""
+    print(f"{args.tuples}-tuple network{split} from scratch, {args.games} games a round, {step}")
     ratios, cpu_ratios, scaling, their_scaling = [], [], [], []
     for number in range(1, args.rounds + 1):
-        ours = py2048_rate(args.games, 1, coherence, args.tuples)
+        ours = py2048_rate(args.games, 1, coherence, args.tuples, stages)
         line = (
             f"round {number}: py2048 1 thread {ours.wall:,.0f} moves/s ({ours.cpu:,.0f} per cpu-s)"
         )
         if binary is not None:
-            theirs = tdl2048_rate(binary, args.games, coherence, shape=args.tuples)
+            theirs = tdl2048_rate(binary, args.games, coherence, shape=args.tuples, stages=stages)
             ratios.append(ours.wall / theirs.wall)
             cpu_ratios.append(ours.cpu / theirs.cpu)
             line += (
@@ -134,7 +151,7 @@ def main() -> None:
                 f"{ratios[-1]:.2f}x ({cpu_ratios[-1]:.2f}x per cpu-s)"
             )
         if args.threads > 1:
-            threaded = py2048_rate(args.games, args.threads, coherence, args.tuples)
+            threaded = py2048_rate(args.games, args.threads, coherence, args.tuples, stages)
             scaling.append(threaded.wall / ours.wall)
             line += (
                 f" | py2048 {args.threads} threads {threaded.wall:,.0f} "
@@ -142,7 +159,7 @@ def main() -> None:
             )
             if binary is not None:
                 their_threads = tdl2048_rate(
-                    binary, args.games, coherence, args.threads, args.tuples
+                    binary, args.games, coherence, args.threads, args.tuples, stages
                 )
                 their_scaling.append(their_threads.wall / theirs.wall)
                 line += (
@@ -167,6 +184,7 @@ def main() -> None:
             "games": args.games,
             "step": step,
             "tuples": args.tuples,
+            "stages": list(stages),
             "threads": args.threads,
             "cores": os.cpu_count(),
             "load_at_end": os.getloadavg(),

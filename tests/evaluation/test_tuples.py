@@ -10,7 +10,9 @@ from py2048.evaluation.tuples import (
     DEFAULT_SPEC,
     DEFAULT_TUPLES,
     format_tuples,
+    layout_plan,
     parse_tuples,
+    tuple_layout,
 )
 from py2048.learn.network import NTupleNetwork
 from tests.engine.reference import symmetries
@@ -98,3 +100,19 @@ def test_tiles_above_32768_read_as_32768(random_network: NTupleNetwork) -> None:
     capped = [[32768, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]
     assert pack(big)[1] != 0
     assert random_network.value(big) == random_network.value(capped)
+
+
+def test_a_staged_layout_reads_one_stage_and_an_offset() -> None:
+    layout = tuple_layout(((0, 1, 2, 3), (4, 5, 6, 8)), (2048, 32768))
+    plan, _, staged, stage_from, stage_size = layout_plan(layout)
+    assert staged
+    assert len(plan) == 2
+    assert stage_from == (11, 15)
+    assert stage_size == 2 * 16**4
+
+
+def test_a_layout_whose_stages_read_other_cells_is_refused() -> None:
+    layout = tuple_layout(((0, 1, 2, 3), (4, 5, 6, 8)), (2048,))
+    layout[3] = tuple_layout(((0, 1, 2, 3), (4, 5, 6, 7)), (2048,))[3]
+    with pytest.raises(ValueError, match="every stage of a layout must read the same tuples"):
+        layout_plan(layout)

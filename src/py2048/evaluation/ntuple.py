@@ -54,6 +54,7 @@ from py2048.evaluation.tuples import (
     layout_plan,
     network_board,
     nibble_max,
+    stage_offset,
     symmetric_boards,
     table_index,
     tuple_layout,
@@ -115,7 +116,7 @@ def value_kernel(
 
 @lru_cache(maxsize=16)
 def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -> Dispatcher:
-    plan, runs, staged = planned
+    plan, runs, staged, _, _ = planned
 
     # Without reference counting (py2048._uncounted): it runs at every leaf of a search.
     @njit_uncounted(KERNEL_SIGNATURE, cache=True, nogil=True)
@@ -129,10 +130,10 @@ def _compiled_kernel(planned: Plan, scale: float, pull: float, downgrade: int) -
             if staged:
                 top = nibble_max(read)
         total = 0
+        base = stage_offset(top, planned) if staged else 0
         for board in symmetric_boards(read):
             for row in plan:
-                if row[1] <= top < row[2]:
-                    total += table[table_index(board, row, runs)]
+                total += table[base + table_index(board, row, runs)]
         value = max(total * scale, 0.0)
         if pull != 0.0:
             value += pull * snake_sum(lo, hi, MIN_EXPONENT)

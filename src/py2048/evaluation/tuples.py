@@ -349,20 +349,37 @@ LayoutPlan = tuple[tuple[int, ...], ...]
 below), then (shift, mask, destination) for each run of cells; shorter tuples pad with zero
 masks."""
 
-Plan = tuple[LayoutPlan, int, bool]
-"""``(plan, runs, staged)`` as :func:`layout_plan` gives it: the constants a kernel is compiled
-with (``runs``: the most runs of cells in a tuple; ``staged``: more than one stage)."""
+Plan = tuple[LayoutPlan, int, bool, tuple[int, ...], int]
+"""``(plan, runs, staged, stage_from, stage_size)`` as :func:`layout_plan` gives it: the
+constants a kernel is compiled with. ``plan`` holds the first stage's rows (every stage reads
+the same tuples); ``runs`` is the most runs of cells in a tuple; ``staged``: more than one
+stage; ``stage_from`` the exponents at which the second, third... stage begin (``(NO_LIMIT,)``
+with one stage); ``stage_size`` the entries of one stage, the distance between two stages'
+tables."""
 
 
 def layout_plan(layout: np.ndarray) -> Plan:
-    """``(plan, runs, staged)``: a network's layout as constants for a compiled kernel.
+    """``(plan, runs, staged, stage_from, stage_size)``: a network's layout as constants for a
+    compiled kernel.
 
     Kernels compiled with the layout as constants (numba closures over the plan) let numba fold
     the index arithmetic away: three to four times quicker per evaluation than reading the
-    layout from an array at run time, with the same sums in the same order.
+    layout from an array at run time, with the same sums in the same order. A network with
+    stages is read as one stage's rows plus an offset (:func:`stage_offset`) chosen once per
+    board: testing every stage's rows for the board's largest tile made a staged network train
+    half as fast as a one-stage one (docs/ntuple.md, "Speed").
     """
     rows = [tuple(int(x) for x in row) for row in layout]
     runs = max(row[LAYOUT_RUNS] for row in rows)
+    first = [row for row in rows if row[LAYOUT_FROM] == 0]
+    stage_from = tuple(sorted({row[LAYOUT_FROM] for row in rows} - {0}))
+    stage_size = rows[len(first)][LAYOUT_OFFSET] if stage_from else 0
+    for stage in range(1, len(stage_from) + 1):
+        stage_rows = rows[stage * len(first) : (stage + 1) * len(first)]
+        for row, base in zip(stage_rows, first, strict=True):
+            moved = row[LAYOUT_OFFSET] - base[LAYOUT_OFFSET]
+            if row[LAYOUT_RUNS:] != base[LAYOUT_RUNS:] or moved != stage * stage_size:
+                raise ValueError("every stage of a layout must read the same tuples in turn")
     plan = tuple(
         (
             row[LAYOUT_OFFSET],
@@ -370,9 +387,22 @@ def layout_plan(layout: np.ndarray) -> Plan:
             row[LAYOUT_BELOW],
             *row[LAYOUT_FIRST_RUN : LAYOUT_FIRST_RUN + 3 * runs],
         )
-        for row in rows
+        for row in first
     )
-    return plan, runs, rows[-1][LAYOUT_FROM] > 0
+    return plan, runs, bool(stage_from), stage_from or (NO_LIMIT,), stage_size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def stage_offset(top: int, planned: Plan) -> int:
+    """How far past the first stage's tables a board whose largest tile's exponent is ``top``
+    reads (0 in a network of one stage)."""
+    _, _, staged, stage_from, stage_size = planned
+    offset = 0
+    if staged:
+        for low in stage_from:
+            if top >= low:
+                offset += stage_size
+    return offset
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -47,6 +47,7 @@ from py2048.evaluation.tuples import (
     Plan,
     layout_plan,
     network_board,
+    stage_offset,
     symmetric_boards,
     table_index,
 )
@@ -173,26 +174,24 @@ def start_game(worker: int, game: int, games: Games) -> None:
 def _board_value(lo: np.uint64, hi: np.uint64, weights: np.ndarray, planned: Plan) -> float:
     """The network's value of a board: the sum of its table entries over every placement,
     reading only the tuples of the stage of its largest tile."""
-    plan, runs, staged = planned
-    top = max_exponent(lo, hi) if staged else 0
+    plan, runs, staged, _, _ = planned
+    base = stage_offset(max_exponent(lo, hi), planned) if staged else 0
     total = 0.0
     for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
-            if row[1] <= top < row[2]:
-                total += weights[table_index(board, row, runs)]
+            total += weights[base + table_index(board, row, runs)]
     return total
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _table_value(lo: np.uint64, hi: np.uint64, table: np.ndarray, planned: Plan) -> float:
     """:func:`_board_value` read from a learning table's weight column."""
-    plan, runs, staged = planned
-    top = max_exponent(lo, hi) if staged else 0
+    plan, runs, staged, _, _ = planned
+    base = stage_offset(max_exponent(lo, hi), planned) if staged else 0
     total = 0.0
     for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
-            if row[1] <= top < row[2]:
-                total += table[table_index(board, row, runs), WEIGHT]
+            total += table[base + table_index(board, row, runs), WEIGHT]
     return total
 
 
@@ -241,26 +240,20 @@ to 3 hold each direction's afterstate)."""
 @njit(cache=True, nogil=True, inline="always")
 def _reads_per_board(planned: Plan) -> int:
     """How many table entries one board reads: its stage's tuples at all eight placements."""
-    plan, _, _ = planned
-    count = 0
-    for row in plan:
-        if row[1] <= 0 < row[2]:
-            count += 1
-    return 8 * count
+    return 8 * len(planned[0])
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _board_rows(lo: np.uint64, hi: np.uint64, planned: Plan, rows: np.ndarray, slot: int) -> None:
     """Write into ``rows[slot]`` every table row this board reads, in :func:`_table_value`'s
     order."""
-    plan, runs, staged = planned
-    top = max_exponent(lo, hi) if staged else 0
+    plan, runs, staged, _, _ = planned
+    base = stage_offset(max_exponent(lo, hi), planned) if staged else 0
     n = 0
     for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
-            if row[1] <= top < row[2]:
-                rows[slot, n] = table_index(board, row, runs)
-                n += 1
+            rows[slot, n] = base + table_index(board, row, runs)
+            n += 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -356,12 +349,11 @@ def _learn_transition(
     """Move the value of afterstate ``(lo, hi)`` toward ``target`` (one TD(0) update)."""
     table = learning.table
     error = target - _table_value(lo, hi, table, planned)
-    plan, runs, staged = planned
-    top = max_exponent(lo, hi) if staged else 0
+    plan, runs, staged, _, _ = planned
+    base = stage_offset(max_exponent(lo, hi), planned) if staged else 0
     for board in symmetric_boards(network_board(lo, hi)):
         for row in plan:
-            if row[1] <= top < row[2]:
-                _learn_entry(table, table_index(board, row, runs), error, learning)
+            _learn_entry(table, base + table_index(board, row, runs), error, learning)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -520,7 +512,7 @@ def _compiled_kernels(planned: Plan) -> NetworkKernels:
     @njit(cache=True, nogil=True)
     @cached_per(planned)
     def greedy_move(lo, hi, table, tables):
-        plan, _, _ = planned
+        plan = planned[0]
         rows = np.empty((PREVIOUS + 1, 8 * len(plan)), dtype=np.int64)
         return _greedy_move(lo, hi, table, tables, planned, rows)
 
