@@ -90,11 +90,11 @@ def tdl2048_rate(
     ``shape``, split into stages at ``stages``), with ``threads`` lock-free workers (its
     ``-p``): each worker's rate from its own blocks, added."""
     blocks = max(1, games // 1000)
-    network = SHAPES[shape]
+    command = [binary, "-n", SHAPES[shape]]
     if stages:
-        network += f"@{len(stages) + 1} -@ " + ",".join(map(str, (0, *stages)))
-    command = [binary, "-n", *network.split(), "-a", "1.0" if coherence else "0.1"]
-    command += ["-t", str(blocks)]
+        command[-1] += f"@{len(stages) + 1}"
+        command += ["-@", ",".join(map(str, (0, *stages)))]
+    command += ["-a", "1.0" if coherence else "0.1", "-t", str(blocks)]
     command += ["-u", "1000", "-s", "1", "-e", "0"]
     if threads > 1:
         command += ["-p", str(threads)]

@@ -395,13 +395,13 @@ def layout_plan(layout: np.ndarray) -> Plan:
 @njit(cache=True, nogil=True, inline="always")
 def stage_offset(top: int, planned: Plan) -> int:
     """How far past the first stage's tables a board whose largest tile's exponent is ``top``
-    reads (0 in a network of one stage)."""
-    _, _, staged, stage_from, stage_size = planned
+    reads (0 in a network of one stage, whose ``stage_size`` is 0). Kernels call it only for a
+    staged network, so a one-stage one does not pay for finding ``top``."""
+    _, _, _, stage_from, stage_size = planned
     offset = 0
-    if staged:
-        for low in stage_from:
-            if top >= low:
-                offset += stage_size
+    for low in stage_from:
+        if top >= low:
+            offset += stage_size
     return offset
 
 
