@@ -151,6 +151,21 @@ def test_lock_free_is_kept_by_a_resumed_run(tmp_path: Path) -> None:
     assert trainer.games_finished == 40
 
 
+def test_a_resumed_run_may_change_its_workers_and_keeps_the_change(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.npz"
+    assert train(arguments(checkpoint, games=20)) == 0
+    assert train(arguments(checkpoint, games=40, resume=True, tuples=None, workers=2,
+                           lock_free=True)) == 0  # fmt: skip
+    assert train(arguments(checkpoint, games=50, resume=True, tuples=None)) == 0
+    trainer = load_checkpoint(checkpoint)
+    assert (trainer.config.workers, trainer.config.lock_free) == (2, True)
+    assert trainer.games_finished == 50
+    assert train(arguments(checkpoint, games=60, resume=True, tuples=None, lock_free=False)) == 0
+    trainer = load_checkpoint(checkpoint)
+    assert (trainer.config.workers, trainer.config.lock_free) == (2, False)
+    assert trainer.games_finished == 60
+
+
 def test_a_run_keeps_its_learning_curve_and_a_resumed_run_adds_to_it(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.npz"
     train(arguments(checkpoint, games=10))

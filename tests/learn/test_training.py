@@ -17,6 +17,7 @@ from py2048.learn.training import (
     GameResult,
     Trainer,
     TrainingConfig,
+    with_workers,
 )
 from tests.networks import SMALL_TUPLES
 
@@ -139,6 +140,40 @@ def test_a_resumed_run_ends_exactly_like_an_uninterrupted_one(
     assert resumed.moves_played == straight.moves_played
     assert resumed.restarts_found == straight.restarts_found
     assert np.array_equal(resumed.restart_boards, straight.restart_boards)
+
+
+@pytest.mark.parametrize(("before", "after"), [((1, False), (2, True)), ((3, False), (2, False))])
+def test_a_run_can_go_on_with_other_workers(
+    tmp_path: Path, before: tuple[int, bool], after: tuple[int, bool]
+) -> None:
+    config = TrainingConfig(
+        tuples=SMALL_TUPLES, seed=3, workers=before[0], lock_free=before[1],
+        restart_tiles=(64,), restart_share=0.5,
+    )  # fmt: skip
+    save_halfway(config, 80, tmp_path / "run.npz")
+    halfway = load_checkpoint(tmp_path / "run.npz")
+    finished = halfway.games_finished
+    reached = int(halfway.counters[:, 0].max())  # each worker's game in progress or next
+    weights, sums = halfway.network.weights.copy(), halfway.coherence_sum.copy()
+    moved = with_workers(halfway, *after)
+    assert (moved.config.workers, moved.config.lock_free) == after
+    fresh = TrainingConfig(tuples=SMALL_TUPLES, workers=after[0], lock_free=after[1])
+    assert moved.config.segment_moves == fresh.segment_moves  # the new mode's round length
+    assert np.array_equal(moved.network.weights, weights)
+    assert np.array_equal(moved.coherence_sum, sums)
+    assert moved.restarts_found == halfway.restarts_found > 0
+    save_checkpoint(moved, tmp_path / "moved.npz")  # the offset survives a checkpoint
+    moved.close()
+    moved = load_checkpoint(tmp_path / "moved.npz")
+    later: list[GameResult] = []
+    while not moved.done(80):
+        later += moved.run_round(80)
+    moved.close()
+    assert moved.games_finished == 80 == finished + len(later)
+    numbers = [r.game for r in later]
+    assert len(set(numbers)) == len(numbers)
+    assert min(numbers) > reached  # no game's spawns are played twice
+    assert not np.array_equal(moved.network.weights, weights)
 
 
 def test_a_checkpoint_from_before_restarts_resumes_as_a_run_without_them(tmp_path: Path) -> None:

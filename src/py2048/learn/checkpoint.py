@@ -51,6 +51,7 @@ def save_checkpoint(trainer: Trainer, path: str | os.PathLike[str]) -> None:
             boards=trainer.boards,
             counters=trainer.counters,
             games_finished=np.array(trainer.games_finished, dtype=np.int64),
+            game_offset=np.array(trainer.game_offset, dtype=np.int64),
             moves_played=np.array(trainer.moves_played, dtype=np.int64),
             elapsed_seconds=np.array(trainer.elapsed_seconds),
             recent=recent,
@@ -81,6 +82,8 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Trainer:
                 raise WeightsError(path, f"is damaged: {name} has the wrong type or shape")
             current[...] = stored
         trainer.games_finished = int(archive["games_finished"])
+        if "game_offset" in archive.files:  # written since runs could change their workers
+            trainer.game_offset = int(archive["game_offset"])
         trainer.moves_played = int(archive["moves_played"])
         trainer.elapsed_seconds = float(archive["elapsed_seconds"])
         trainer.stats = RollingStats(

@@ -27,7 +27,7 @@ from py2048.evaluation.tuples import DEFAULT_SPEC, parse_tuples
 from py2048.learn import install
 from py2048.learn.checkpoint import load_checkpoint, load_checkpoint_network, save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
-from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig
+from py2048.learn.training import RESTART_POOL_SIZE, Trainer, TrainingConfig, with_workers
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -84,7 +84,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="train until this many games in all (default: %(default)s)",
     )
     parser.add_argument("--seed", type=non_negative_int, help="seed of the run (default: 0)")
-    parser.add_argument("--workers", type=positive_int, help="training threads (default: 1)")
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        help="training threads (default: 1); a resumed run keeps its own unless given, and "
+        "gives up its games in progress when it changes",
+    )
     parser.add_argument(
         "--checkpoint",
         metavar="PATH",
@@ -134,10 +139,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--lock-free",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=None,
         help="with several workers, every worker learns at once on the shared weights "
-        "(about twice as fast on two cores; the weights then depend on timing)",
+        "(about twice as fast on two cores; the weights then depend on timing); a resumed "
+        "run keeps its own unless given",
     )
     parser.add_argument("--export", metavar="PATH", help="also write the weights file here")
     parser.add_argument(
@@ -305,8 +311,9 @@ def _tiles(option: str, text: str) -> tuple[int, ...]:
 
 
 def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
-    """Load the checkpoint; the restart options may change and stages may be added (each new
-    stage starting as a copy of the one it splits); every other setting is kept."""
+    """Load the checkpoint; the restart options, the workers and lock-free may change (see
+    :func:`~py2048.learn.training.with_workers`) and stages may be added (each new stage
+    starting as a copy of the one it splits); every other setting is kept."""
     trainer = load_checkpoint(checkpoint)
     config = trainer.config
     requested = {
@@ -314,8 +321,6 @@ def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
         "--alpha": (options.alpha, config.alpha),
         "--step-size": (options.step_size, "tc" if config.temporal_coherence else "fixed"),
         "--seed": (options.seed, config.seed),
-        "--workers": (options.workers, config.workers),
-        "--lock-free": (options.lock_free, config.lock_free),
     }
     if options.init is not None or options.optimistic is not None:
         trainer.close()
@@ -328,6 +333,11 @@ def _resume(options: TrainOptions, checkpoint: Path) -> Trainer:
                 f"{checkpoint} was trained with {option} {saved}; a resumed run keeps its "
                 f"settings (leave {option} out, or start a new --checkpoint)"
             )
+    workers = config.workers if options.workers is None else options.workers
+    lock_free = config.lock_free if options.lock_free is None else options.lock_free
+    if (workers, lock_free) != (config.workers, config.lock_free):
+        trainer = with_workers(trainer, workers, lock_free)
+        config = trainer.config
     try:
         trainer.config = dataclasses.replace(config, **_restart_settings(options))
         if options.stage_tiles is not None:

@@ -212,6 +212,10 @@ class Trainer:
         self.counters = np.zeros((workers, PADDED_ROW), dtype=np.int64)[:, :COUNTER_COLUMNS]
         self.counters[:, COUNTER_GAME] = np.arange(workers)
         self.games_finished = 0
+        self.game_offset = 0
+        """Game numbers skipped when the run changed its workers (:func:`with_workers`): the
+        run plays numbers below ``total_games + game_offset``, so it still ends at
+        ``total_games`` finished games."""
         self.moves_played = 0
         self.elapsed_seconds = 0.0
         self.stats = RollingStats()
@@ -266,7 +270,8 @@ class Trainer:
     def done(self, total_games: int) -> bool:
         """True once every game numbered below ``total_games`` has been played."""
         idle = self.counters[:, COUNTER_IN_PROGRESS] == 0
-        return bool(np.all(idle & (self.counters[:, COUNTER_GAME] >= total_games)))
+        last = total_games + self.game_offset
+        return bool(np.all(idle & (self.counters[:, COUNTER_GAME] >= last)))
 
     def run_round(self, total_games: int) -> list[GameResult]:
         """Play one segment on every worker, learn from it, and return the games it finished."""
@@ -318,7 +323,8 @@ class Trainer:
         config = self.config
         learning = Learning(self.table, self._step, config.temporal_coherence, True, online)
         games = Games(
-            self.boards, self.counters, self._base_key, config.workers, total_games,
+            self.boards, self.counters, self._base_key, config.workers,
+            total_games + self.game_offset,
             config.restart_exponents, config.restart_share, self.restart_boards,
             min(self.restarts_found, RESTART_POOL_SIZE),
         )  # fmt: skip
@@ -336,6 +342,37 @@ class Trainer:
             self._records, self._record_counts, self._results, self._result_counts,
             self._found, self._found_counts, self._rows,
         )  # fmt: skip
+
+
+def with_workers(trainer: Trainer, workers: int, lock_free: bool) -> Trainer:
+    """The run of ``trainer`` going on with another number of workers or way of sharing the
+    weights (``lock_free``), e.g. a long run resumed on a machine with more cores.
+
+    The weights, the coherence sums, the restart pool and every count carry over. The games in
+    progress are given up (at most one per old worker; their moves were learnt from already),
+    and the new workers number their games on from past the highest number any old worker had
+    reached, so no game's spawns are played twice; the numbers skipped are added to
+    :attr:`Trainer.game_offset`, so the run still ends at the same count of finished games. The
+    run then differs from one started with the new settings. ``trainer`` is closed.
+    """
+    old = trainer.config
+    online = old.workers == 1 or old.lock_free
+    default_segment = LOCK_FREE_SEGMENT if online else DEFAULT_SEGMENT_MOVES
+    segment = 0 if old.segment_moves == default_segment else old.segment_moves
+    config = replace(old, workers=workers, lock_free=lock_free, segment_moves=segment)
+    trainer.close()
+    moved = Trainer(config, trainer.network)
+    moved.table[:, 1:] = trainer.table[:, 1:]
+    next_game = int(trainer.counters[:, COUNTER_GAME].max()) + 1
+    moved.counters[:, COUNTER_GAME] = next_game + np.arange(workers)
+    moved.game_offset = next_game - trainer.games_finished
+    moved.games_finished = trainer.games_finished
+    moved.moves_played = trainer.moves_played
+    moved.elapsed_seconds = trainer.elapsed_seconds
+    moved.stats = trainer.stats
+    moved.restart_boards[...] = trainer.restart_boards
+    moved.restarts_found = trainer.restarts_found
+    return moved
 
 
 def learning_table(weights: np.ndarray, temporal_coherence: bool) -> np.ndarray:
