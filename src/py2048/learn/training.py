@@ -268,7 +268,8 @@ class Trainer:
             self._pool.shutdown()
 
     def done(self, total_games: int) -> bool:
-        """True once every game numbered below ``total_games`` has been played."""
+        """True once ``total_games`` games have been played: every game numbered below
+        ``total_games + game_offset`` (the numbers skipped by :func:`with_workers` aside)."""
         idle = self.counters[:, COUNTER_IN_PROGRESS] == 0
         last = total_games + self.game_offset
         return bool(np.all(idle & (self.counters[:, COUNTER_GAME] >= last)))
