@@ -126,9 +126,7 @@ class TrainingConfig:
                 f"segment_moves must be 1 or more (0: the default), got {self.segment_moves}"
             )
         if self.segment_moves == 0:
-            online = self.workers == 1 or self.lock_free
-            default = LOCK_FREE_SEGMENT if online else DEFAULT_SEGMENT_MOVES
-            object.__setattr__(self, "segment_moves", default)
+            object.__setattr__(self, "segment_moves", self.default_segment_moves)
         tiles = tuple(sorted(set(self.restart_tiles)))
         for tile in tiles:
             if tile < 8 or tile > 65536 or tile & (tile - 1):
@@ -140,6 +138,14 @@ class TrainingConfig:
             )
         if self.restart_share > 0 and not tiles:
             raise ValueError("restart_share needs restart_tiles: the tiles that fill the pool")
+
+    @property
+    def default_segment_moves(self) -> int:
+        """The round length of this way of training: :data:`LOCK_FREE_SEGMENT` where every
+        worker learns at once (one worker, or lock-free workers), else
+        :data:`DEFAULT_SEGMENT_MOVES`."""
+        online = self.workers == 1 or self.lock_free
+        return LOCK_FREE_SEGMENT if online else DEFAULT_SEGMENT_MOVES
 
     @property
     def restart_exponents(self) -> int:
@@ -357,9 +363,7 @@ def with_workers(trainer: Trainer, workers: int, lock_free: bool) -> Trainer:
     run then differs from one started with the new settings. ``trainer`` is closed.
     """
     old = trainer.config
-    online = old.workers == 1 or old.lock_free
-    default_segment = LOCK_FREE_SEGMENT if online else DEFAULT_SEGMENT_MOVES
-    segment = 0 if old.segment_moves == default_segment else old.segment_moves
+    segment = 0 if old.segment_moves == old.default_segment_moves else old.segment_moves
     config = replace(old, workers=workers, lock_free=lock_free, segment_moves=segment)
     trainer.close()
     moved = Trainer(config, trainer.network)
