@@ -73,7 +73,7 @@ def printed(console: Console) -> str:
 def test_install_measures_the_file_and_puts_it_with_its_figures_in_the_folder(
     folder: Path, weights: Path
 ) -> None:
-    measure = FakeMeasure(300_000)
+    measure = FakeMeasure(500_000)
     console = quiet()
     options = InstallOptions(str(weights), games=7, workers=3)
     assert install(options, console, measure) == 0
@@ -83,9 +83,9 @@ def test_install_measures_the_file_and_puts_it_with_its_figures_in_the_folder(
     figures = read_figures(figures_file("mine", folder))
     assert figures.sha256 == file_digest(weights) and figures.bytes == weights.stat().st_size
     assert figures.tuples == SMALL_TUPLES and figures.stage_tiles == ()
-    assert figures.greedy == GreedyStrength(7, 2001, "c-rand", 300_000, {16384: 0.25, 32768: 0.125})
+    assert figures.greedy == GreedyStrength(7, 2001, "c-rand", 500_000, {16384: 0.25, 32768: 0.125})
     out = printed(console)
-    assert "Installed mine: greedy mean 300,000, 16384 in 25.0%, 32768 in 12.5%" in out
+    assert "Installed mine: greedy mean 500,000, 16384 in 25.0%, 32768 in 12.5%" in out
     assert "It is the strongest measured: the solver plays with mine" in out
     assert sorted(p.name for p in folder.iterdir()) == ["mine.json", "mine.npz"]
 
@@ -144,7 +144,7 @@ def test_install_refuses_a_bad_file_naming_it_and_installs_nothing(
 ) -> None:
     harm, problem = BAD_FILES[bad]
     harm(weights)
-    measure = FakeMeasure(300_000)
+    measure = FakeMeasure(500_000)
     with pytest.raises(ValueError) as refused:
         install(InstallOptions(str(weights)), quiet(), measure)
     message = str(refused.value)
@@ -165,7 +165,7 @@ def test_the_command_line_reports_a_refused_file(
 
 
 def test_a_name_in_use_needs_force(folder: Path, weights: Path, tmp_path: Path) -> None:
-    assert install(InstallOptions(str(weights)), quiet(), FakeMeasure(290_000)) == 0
+    assert install(InstallOptions(str(weights)), quiet(), FakeMeasure(490_000)) == 0
     other = tmp_path / "other.npz"
     network = NTupleNetwork.zeros(SMALL_TUPLES)
     network.weights[:] = 5.0
@@ -193,7 +193,7 @@ def test_a_file_changed_while_measured_is_not_installed(folder: Path, weights: P
         path: Path, games: int, workers: int | None, on_game: GameSeen | None
     ) -> GreedyStrength:
         save_weights(NTupleNetwork.zeros(SMALL_TUPLES), path)
-        return FakeMeasure(300_000)(path, games, workers, on_game)
+        return FakeMeasure(500_000)(path, games, workers, on_game)
 
     with pytest.raises(ValueError, match="changed while it was measured"):
         install(InstallOptions(str(weights)), quiet(), measure_and_change)
@@ -265,21 +265,21 @@ def test_the_list_shows_the_shipped_network_in_use_when_nothing_is_installed(
 ) -> None:
     out = _list()
     assert f"those installed in {folder}" in out
-    assert "│ shipped │ 8x6 │ 86.7 MB │ 1,000 │ 280,868 │ 67.7% │ 3.7% │ in use │" in out
+    assert "│ shipped │ 8x6 │ 89.1 MB │ 1,000 │ 294,837 │ 70.3% │ 4.3% │ in use │" in out
     assert "In use: shipped," in out and "no installed network measured stronger" in out
 
 
 def test_the_list_shows_every_network_and_which_plays(folder: Path, tmp_path: Path) -> None:
-    for name, mean in (("best", 300_000), ("second", 290_000), ("weak", 100_000)):
+    for name, mean in (("best", 500_000), ("second", 490_000), ("weak", 100_000)):
         source = tmp_path / f"{name}.npz"
         save_weights(random_network(), source)
         install(InstallOptions(str(source)), quiet(), FakeMeasure(mean))
     save_weights(random_network(), folder / "unmeasured.npz")
     out = _list()
-    assert "│ shipped │ 8x6 │ 86.7 MB │ 1,000 │ 280,868 │ 67.7% │ 3.7% │ not in use │" in out
-    assert "│ best │ 4x4 │ 491.6 kB │ 1,000 │ 300,000 │ 25.0% │ 12.5% │ in use │" in out
+    assert "│ shipped │ 8x6 │ 89.1 MB │ 1,000 │ 294,837 │ 70.3% │ 4.3% │ not in use │" in out
+    assert "│ best │ 4x4 │ 491.6 kB │ 1,000 │ 500,000 │ 25.0% │ 12.5% │ in use │" in out
     assert (
-        "│ second │ 4x4 │ 491.6 kB │ 1,000 │ 290,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
+        "│ second │ 4x4 │ 491.6 kB │ 1,000 │ 490,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
         in out
     )
     assert "│ weak │" in out and "no stronger than shipped" in out
@@ -296,7 +296,7 @@ def test_the_list_shows_every_network_and_which_plays(folder: Path, tmp_path: Pa
 def test_the_list_names_the_file_of_the_environment_variable(
     folder: Path, weights: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    install(InstallOptions(str(weights), name="best"), quiet(), FakeMeasure(300_000))
+    install(InstallOptions(str(weights), name="best"), quiet(), FakeMeasure(500_000))
     monkeypatch.setenv(WEIGHTS_VARIABLE, str(weights))
     out = _list()
     assert f"In use: PY2048_NTUPLE_WEIGHTS's file, {weights}: PY2048_NTUPLE_WEIGHTS names it" in out
