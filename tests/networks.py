@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from py2048.evaluation.storage import QUANTISED_LIMIT
 from py2048.learn.network import NTupleNetwork
 
 SMALL_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6))
@@ -18,9 +19,12 @@ def random_network() -> NTupleNetwork:
     return network
 
 
-def whole_weights(network: NTupleNetwork, seed: int = 2, low: int = -32767) -> NTupleNetwork:
-    """Whole-number weights from ``low`` to 32767: int16 with scale 1, so the solver's
-    quantised evaluation of the network is exact."""
-    network.weights[:] = np.random.default_rng(seed).integers(low, 32768, network.weights.size)
-    network.weights[0] = 32767
+def whole_weights(
+    network: NTupleNetwork, seed: int = 2, low: int = -QUANTISED_LIMIT
+) -> NTupleNetwork:
+    """Whole-number weights from ``low`` to the quantised limit: int16 with scale 1, so the
+    solver's quantised evaluation of the network is exact."""
+    high = QUANTISED_LIMIT + 1
+    network.weights[:] = np.random.default_rng(seed).integers(low, high, network.weights.size)
+    network.weights[0] = QUANTISED_LIMIT
     return network

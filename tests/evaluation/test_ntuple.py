@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from py2048.engine.board import pack_exponents, unpack
 from py2048.evaluation.ntuple import int16_evaluator, weights_path
-from py2048.evaluation.storage import load_int16_weights, quantise
+from py2048.evaluation.storage import QUANTISED_LIMIT, load_int16_weights, quantise
 from py2048.evaluation.tuples import DOWNGRADE_FROM, downgraded_board, network_board
 from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator
 from py2048.learn.play import play_greedy
@@ -37,7 +37,7 @@ NOISY.weights[:] = np.random.default_rng(3).normal(0, 100, NOISY.weights.size)
 @settings(max_examples=300, deadline=None)
 @given(cells=exponent_lists)
 def test_the_evaluation_rounds_each_entry_by_at_most_half_a_step(cells: list[int]) -> None:
-    scale = np.abs(NOISY.weights).max() / 32767
+    scale = np.abs(NOISY.weights).max() / QUANTISED_LIMIT
     reads = 8 * len(SMALL_TUPLES)
     lo, hi = pack_exponents(cells)
     exact = max(NOISY.value_packed(lo, hi), 0.0)

@@ -5,7 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from py2048.evaluation.storage import WeightsError, load_int16_weights, quantise
+from py2048.evaluation.storage import (
+    QUANTISED_LIMIT,
+    WeightsError,
+    load_int16_weights,
+    quantise,
+)
 from py2048.learn.checkpoint import save_checkpoint
 from py2048.learn.network import NTupleNetwork, load_weights, save_weights
 from py2048.learn.training import Trainer, TrainingConfig
@@ -47,10 +52,19 @@ def test_quantised_weights_stay_within_half_a_step(tmp_path: Path) -> None:
     network = sparse_network()
     save_weights(network, tmp_path / "w.npz")
     loaded = load_weights(tmp_path / "w.npz")
-    step = np.abs(network.weights).max() / 32767
+    step = np.abs(network.weights).max() / QUANTISED_LIMIT
     rounding = np.spacing(np.abs(network.weights))
     assert np.all(np.abs(loaded.weights - network.weights) <= step / 2 + rounding)
     assert np.array_equal(loaded.weights == 0, network.weights == 0)
+
+
+def test_quantised_files_store_15_bit_values(tmp_path: Path) -> None:
+    network = sparse_network()
+    network.weights[7] = -3 * np.abs(network.weights).max()  # the largest magnitude, negative
+    save_weights(network, tmp_path / "w.npz")
+    entries = load_int16_weights(tmp_path / "w.npz").entries
+    assert entries.min() == -QUANTISED_LIMIT == -16383
+    assert np.abs(entries).max() == QUANTISED_LIMIT
 
 
 def test_an_untrained_network_round_trips(tmp_path: Path) -> None:

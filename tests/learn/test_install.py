@@ -265,7 +265,7 @@ def test_the_list_shows_the_shipped_network_in_use_when_nothing_is_installed(
 ) -> None:
     out = _list()
     assert f"those installed in {folder}" in out
-    assert "│ shipped │ 8x6 │ 89.1 MB │ 1,000 │ 294,837 │ 70.3% │ 4.3% │ in use │" in out
+    assert "│ shipped │ 8x6 │ 83.2 MB │ 1,000 │ 309,851 │ 75.9% │ 4.8% │ in use │" in out
     assert "In use: shipped," in out and "no installed network measured stronger" in out
 
 
@@ -276,14 +276,14 @@ def test_the_list_shows_every_network_and_which_plays(folder: Path, tmp_path: Pa
         install(InstallOptions(str(source)), quiet(), FakeMeasure(mean))
     save_weights(random_network(), folder / "unmeasured.npz")
     out = _list()
-    assert "│ shipped │ 8x6 │ 89.1 MB │ 1,000 │ 294,837 │ 70.3% │ 4.3% │ not in use │" in out
-    assert "│ best │ 4x4 │ 491.6 kB │ 1,000 │ 500,000 │ 25.0% │ 12.5% │ in use │" in out
+    assert "│ shipped │ 8x6 │ 83.2 MB │ 1,000 │ 309,851 │ 75.9% │ 4.8% │ not in use │" in out
+    assert "│ best │ 4x4 │ 460.9 kB │ 1,000 │ 500,000 │ 25.0% │ 12.5% │ in use │" in out
     assert (
-        "│ second │ 4x4 │ 491.6 kB │ 1,000 │ 490,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
+        "│ second │ 4x4 │ 460.9 kB │ 1,000 │ 490,000 │ 25.0% │ 12.5% │ not in use (best stronger)"
         in out
     )
     assert "│ weak │" in out and "no stronger than shipped" in out
-    assert "│ unmeasured │ │ 491.6 kB │ │ │ │ │ not measured │" in out
+    assert "│ unmeasured │ │ 460.9 kB │ │ │ │ │ not measured │" in out
     assert f"In use: best, {folder / 'best.npz'}: the strongest measured" in out
 
     (folder / "best.npz").write_bytes((folder / "best.npz").read_bytes()[:4000])

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from py2048.engine.board import pack
-from py2048.evaluation.storage import FORMAT_VERSION
+from py2048.evaluation.storage import FORMAT_VERSION, QUANTISED_LIMIT
 from py2048.learn.checkpoint import load_checkpoint, save_checkpoint
 from py2048.learn.command import train
 from py2048.learn.network import NTupleNetwork, load_weights, network_evaluator, save_weights
@@ -93,7 +93,7 @@ def test_quantised_stages_stay_within_half_a_step(tmp_path: Path) -> None:
     network.weights.reshape(3, -1)[2, :100] += 1000.0
     save_weights(network, tmp_path / "w.npz")
     loaded = load_weights(tmp_path / "w.npz")
-    step = np.abs(network.weights).max() / 32767
+    step = np.abs(network.weights).max() / QUANTISED_LIMIT
     assert np.all(np.abs(loaded.weights - network.weights) <= step / 2 + 1e-3)
     _, second, third = loaded.weights.reshape(3, -1)
     assert np.array_equal(second[100:], third[100:])
